@@ -1,0 +1,10 @@
+"""Layerwise's engine: every layer of a small GPT written out in NumPy, forward and backward, nothing hidden.
+
+Importing the package imports its modules, so ``engine.norms.layernorm_forward`` works after ``import engine``.
+NumPy and the standard library are the only dependencies: the same code runs in CPython and in Pyodide.
+"""
+from . import (activations, attention, dropout, embedding, errors, gradcheck, init, linear, loss, norms, residual,
+               softmax)
+
+__all__ = ["activations", "attention", "dropout", "embedding", "errors", "gradcheck", "init", "linear", "loss",
+           "norms", "residual", "softmax"]

@@ -1,0 +1,205 @@
+"""The widget-kind contract: what a kind declares (dimensions, inputs) and what it returns (blocks of numbers).
+
+A kind is data plus one ``compute`` function. The build calls it to pre-render a page; the Pyodide worker calls the
+same function when a reader edits a cell. Both go through :func:`Kind.run`, so the JSON (and every formatted
+string in it) is identical in CPython and in the browser.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..errors import LayerwiseError, ShapeError
+from .fmt import format_number
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One named size shared by every input axis that carries it (e.g. ``a``: columns of X = rows of W)."""
+    symbol: str          # the letter shown in shapes: "T", "a"
+    prefix: str          # header of each index: "t" -> t0, t1, ...
+    min: int = 1
+    max: int = 8
+    resizable: bool = True  # may the reader add/remove rows or columns along it?
+
+
+@dataclass(frozen=True)
+class Operand:
+    """An editable input: a scalar, vector or matrix whose axes are named by dimension symbols."""
+    name: str                 # the code name: "X"
+    label: str                # what it is, in words
+    dims: tuple[str, ...]     # one symbol per axis: ("T", "a"); () for a scalar
+    default: object           # nested lists of numbers, matching dims
+    integer: bool = False     # token ids: whole numbers only
+
+
+@dataclass(frozen=True)
+class Block:
+    """A computed array to show: an intermediate step, a forward output or a gradient."""
+    name: str                 # the code name: "dW"
+    label: str                # the formula or words: "dW = X.T @ dY"
+    value: np.ndarray
+    dims: tuple[str, ...]     # one declared symbol per axis
+    group: str = "forward"    # "step" | "forward" | "backward"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What ``compute`` returns. ``gradient_gap`` is the largest |backward - central differences| (None: no check)."""
+    blocks: tuple[Block, ...]
+    arithmetic: str = ""      # one entry of the main result spelled out
+    gradient_gap: float | None = None
+    notes: tuple[str, ...] = ()
+    plots: tuple[tuple[str, str], ...] = ()  # (title, svg markup made by engine.examples.svg)
+
+
+GROUPS = ("step", "forward", "backward")
+GRADIENT_TOLERANCE = 1e-6  # central differences with h=1e-5 agree to ~1e-9 on these small, smooth examples
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str
+    title: str
+    dims: tuple[Dim, ...]
+    inputs: tuple[Operand, ...]
+    compute: Callable[..., Result]  # called with one keyword argument per input, as float64 (or int64) arrays
+    description: str = ""
+    _dims: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_dims", {d.symbol: d for d in self.dims})
+        for operand in self.inputs:
+            unknown = [s for s in operand.dims if s not in self._dims]
+            if unknown:
+                raise LayerwiseError(f"kind {self.name}: input {operand.name} uses undeclared dimension {unknown[0]}")
+
+    def defaults(self):
+        return {op.name: op.default for op in self.inputs}
+
+    def spec(self):
+        """What the browser needs to edit inputs and link shapes (JSON-safe)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "dims": {d.symbol: {"prefix": d.prefix, "min": d.min, "max": d.max, "resizable": d.resizable}
+                     for d in self.dims},
+            "inputs": [{"name": op.name, "label": op.label, "dims": list(op.dims), "integer": op.integer}
+                       for op in self.inputs],
+        }
+
+    def bind(self, raw):
+        """Turn a {name: nested list} dict into arrays, checking names, numbers and the shape links."""
+        where = f"{self.name} example"
+        names = [op.name for op in self.inputs]
+        unknown = sorted(set(raw) - set(names))
+        if unknown:
+            raise LayerwiseError(f"{where}: unknown input {unknown[0]!r}; the inputs are {', '.join(names)}")
+        missing = [n for n in names if n not in raw]
+        if missing:
+            raise LayerwiseError(f"{where}: input {missing[0]!r} is missing")
+        arrays = {op.name: _as_array(where, op, raw[op.name]) for op in self.inputs}
+        self._check_links(where, arrays)
+        return arrays
+
+    def _check_links(self, where, arrays):
+        first_seen = {}  # symbol -> (operand name, axis, shape)
+        for op in self.inputs:
+            shape = arrays[op.name].shape
+            for axis, symbol in enumerate(op.dims):
+                size, dim = shape[axis], self._dims[symbol]
+                if not dim.min <= size <= dim.max:
+                    raise ShapeError(f"{where}: {op.name} has shape {shape}, but its {_axis_word(op.dims, axis)} "
+                                     f"({symbol}) must number between {dim.min} and {dim.max}")
+                if symbol not in first_seen:
+                    first_seen[symbol] = (op, axis, shape)
+                    continue
+                other, other_axis, other_shape = first_seen[symbol]
+                if other_shape[other_axis] != size:
+                    raise ShapeError(f"{where}: {other.name} has shape {other_shape} but {op.name} has shape {shape}: "
+                                     f"{_axis_word(other.dims, other_axis)} of {other.name} must equal "
+                                     f"{_axis_word(op.dims, axis)} of {op.name} ({symbol})")
+
+    def run(self, raw):
+        """Validate inputs, compute, and return the JSON-safe result (formatted strings included)."""
+        arrays = self.bind(raw)
+        result = self.compute(**{name: array.copy() for name, array in arrays.items()})
+        return self._to_json(result)
+
+    def _to_json(self, result):
+        blocks = []
+        for block in result.blocks:
+            if block.group not in GROUPS:
+                raise LayerwiseError(f"kind {self.name}: block {block.name} has group {block.group!r}; "
+                                     f"expected one of {GROUPS}")
+            value = np.asarray(block.value, dtype=float)
+            if value.ndim != len(block.dims) or any(s not in self._dims for s in block.dims):
+                raise LayerwiseError(f"kind {self.name}: block {block.name} has shape {value.shape} "
+                                     f"but dims {block.dims}")
+            blocks.append({
+                "name": block.name, "label": block.label, "group": block.group, "dims": list(block.dims),
+                "shape": list(value.shape),
+                "cells": _nested(value, format_number),
+                "values": _nested(value, lambda x: x if np.isfinite(x) else None),
+                "finite": bool(np.isfinite(value).all()),
+            })
+        gap = result.gradient_gap
+        gap_ok = gap is not None and np.isfinite(gap) and gap <= GRADIENT_TOLERANCE
+        return {
+            "kind": self.name,
+            "blocks": blocks,
+            "arithmetic": result.arithmetic,
+            "gradcheck": None if gap is None else {
+                "gap": float(gap) if np.isfinite(gap) else None,
+                "ok": bool(gap_ok),
+                "text": (f"Gradient check: the largest gap between the backward formula and central differences "
+                         f"is {gap:.1e}" + ("" if gap_ok else f", above the tolerance {GRADIENT_TOLERANCE:.0e}")),
+            },
+            "notes": list(result.notes),
+            "plots": [{"title": title, "svg": svg} for title, svg in result.plots],
+            "nonfinite": [b["name"] for b in blocks if not b["finite"]],
+        }
+
+
+def _axis_word(dims, axis):
+    if len(dims) == 1:
+        return "entries"
+    return ("rows", "columns")[axis] if len(dims) == 2 else f"axis {axis}"
+
+
+def _as_array(where, op, raw):
+    try:
+        array = np.array(raw, dtype=float)
+    except (TypeError, ValueError):
+        raise LayerwiseError(f"{where}: {op.name} must be {_shape_words(op)} of numbers (equal-length rows)") from None
+    if array.ndim != len(op.dims):
+        raise ShapeError(f"{where}: {op.name} must be {_shape_words(op)} {tuple(op.dims)}, got shape {array.shape}")
+    bad = np.argwhere(~np.isfinite(array))
+    if len(bad):
+        raise LayerwiseError(f"{where}: {_cell_name(op, bad[0])} is not a finite number ({array[tuple(bad[0])]})")
+    if op.integer:
+        fractional = np.argwhere(array != np.round(array))
+        if len(fractional):
+            raise LayerwiseError(f"{where}: {_cell_name(op, fractional[0])} must be a whole number, "
+                                 f"got {array[tuple(fractional[0])]}")
+        return array.astype(np.int64)
+    return array
+
+
+def _shape_words(op):
+    return {0: "a number", 1: "a list"}.get(len(op.dims), "a matrix")
+
+
+def _cell_name(op, index):
+    """Name a cell the way the browser does: 1-based "row 2, column 3 of X"."""
+    if len(index) == 2:
+        return f"row {index[0] + 1}, column {index[1] + 1} of {op.name}"
+    if len(index) == 1:
+        return f"entry {index[0] + 1} of {op.name}"
+    return op.name
+
+
+def _nested(array, convert):
+    if array.ndim == 0:
+        return convert(float(array))
+    return [_nested(row, convert) for row in array] if array.ndim > 1 else [convert(float(x)) for x in array]
