@@ -29,15 +29,16 @@ def embedding_backward(dout, cache):
 
 
 def token_position_forward(ids, tok_emb, pos_emb):
-    """Token embedding plus learned position embedding: ``x[b, t] = tok_emb[ids[b, t]] + pos_emb[t]`` for ids ``(B, T)``."""
+    """Token plus learned position embedding: ``x[b, t] = tok_emb[ids[b, t]] + pos_emb[t]`` for ids ``(B, T)``."""
     ids = np.asarray(ids)
     check_ndim("token_position_forward", "ids", ids, 2)
     pos_emb = as_float_array("token_position_forward", "pos_emb", pos_emb)  # (T_max, d)
     check_ndim("token_position_forward", "pos_emb", pos_emb, 2)
     T = ids.shape[1]
     if T > pos_emb.shape[0]:
-        raise ShapeError(f"token_position_forward: ids has {T} positions but pos_emb has only {pos_emb.shape[0]} rows "
-                         f"(seq_len); crop the sequence to at most {pos_emb.shape[0]} tokens")
+        max_len = pos_emb.shape[0]
+        raise ShapeError(f"token_position_forward: ids has {T} positions but pos_emb has only {max_len} rows "
+                         f"(seq_len); crop the sequence to at most {max_len} tokens")
     tok, tok_cache = embedding_forward(ids, tok_emb)  # (B, T, d)
     check_shape("token_position_forward", "pos_emb", pos_emb, (None, tok.shape[-1]))
     x = tok + pos_emb[:T]  # (B, T, d); positions broadcast over the batch

@@ -50,7 +50,8 @@ def check_shape(where, name, x, expected):
     """Require ``x.shape`` to match ``expected``, where ``None`` stands for any size along that axis."""
     matches = x.ndim == len(expected) and all(e is None or e == s for e, s in zip(expected, x.shape))
     if not matches:
-        shown = "(" + ", ".join("any" if e is None else str(e) for e in expected) + ("," if len(expected) == 1 else "") + ")"
+        sizes = ", ".join("any" if e is None else str(e) for e in expected)
+        shown = f"({sizes},)" if len(expected) == 1 else f"({sizes})"
         raise ShapeError(f"{where}: {name} has shape {x.shape}; expected {shown}")
 
 

@@ -67,7 +67,8 @@ def signal_propagation(weight_std, num_layers=10, width=512, num_samples=1000, s
     named = {"he": math.sqrt(2.0 / width), "xavier": math.sqrt(1.0 / width)}
     if isinstance(weight_std, str):
         if weight_std not in named:
-            raise LayerwiseError(f"signal_propagation: weight_std must be a number, 'he' or 'xavier', got {weight_std!r}")
+            raise LayerwiseError(f"signal_propagation: weight_std must be a number, 'he' or 'xavier', "
+                                 f"got {weight_std!r}")
         weight_std = named[weight_std]
     if not weight_std > 0:
         raise LayerwiseError(f"signal_propagation: weight_std must be > 0, got {weight_std}")

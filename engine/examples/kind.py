@@ -10,6 +10,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import LayerwiseError, ShapeError
+from ..gradcheck import numerical_gradient
 from .fmt import format_number
 
 
@@ -123,7 +124,8 @@ class Kind:
     def run(self, raw):
         """Validate inputs, compute, and return the JSON-safe result (formatted strings included)."""
         arrays = self.bind(raw)
-        result = self.compute(**{name: array.copy() for name, array in arrays.items()})
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # non-finite results are flagged below
+            result = self.compute(**{name: array.copy() for name, array in arrays.items()})
         return self._to_json(result)
 
     def _to_json(self, result):
@@ -203,3 +205,9 @@ def _nested(array, convert):
     if array.ndim == 0:
         return convert(float(array))
     return [_nested(row, convert) for row in array] if array.ndim > 1 else [convert(float(x)) for x in array]
+
+
+def gradient_gap(loss, arrays, analytic):
+    """Largest |analytic - numerical| over every entry of every named array; ``loss()`` reads ``arrays`` in place."""
+    return max(float(np.max(np.abs(analytic[name] - numerical_gradient(loss, arrays[name])), initial=0.0))
+               for name in analytic)
