@@ -21,9 +21,9 @@ def compute(x, dy):
         outputs[name], cache = forward(x)  # (T, F)
         grads[name] = backward(dy, cache)  # (T, F)
     t = np.tanh(activations.SQRT_2_OVER_PI * (x + activations.GELU_CUBIC * x**3))  # (T, F)
-    relu_at_zero_too = dy * (x >= 0)  # (T, F) the ">= 0" mistake: differs only where x is exactly 0
+    relu_backward_ge = dy * (x >= 0)  # (T, F) the ">= 0" mistake: differs only where x is exactly 0
     gap = max(gradient_gap(lambda f=forward: float((f(x)[0] * dy).sum()), {"x": x}, {"x": grads[name]})
-              for name, (forward, _) in PAIRS.items())
+              for name, (forward, _) in PAIRS.items())  # f=forward binds this pair's forward in the lambda
     return Result(
         blocks=(
             Block("mask", "1[x > 0], ReLU's mask", (x > 0).astype(float), ("T", "F"), "step"),
@@ -36,7 +36,7 @@ def compute(x, dy):
             Block("tanh_minus_erf", "tanh GELU − exact GELU: the cost of mixing them up",
                   outputs["gelu_tanh"] - outputs["gelu_erf"], ("T", "F")),
             Block("dx_relu", "ReLU: dx = dy * (x > 0)", grads["relu"], ("T", "F"), "backward"),
-            Block("dx_relu_ge", "mistake: dy * (x >= 0), differs only where x is exactly 0", relu_at_zero_too,
+            Block("dx_relu_ge", "mistake: dy * (x >= 0), differs only where x is exactly 0", relu_backward_ge,
                   ("T", "F"), "backward"),
             Block("dx_gelu_erf", "exact GELU: dx = dy * (Φ(x) + x φ(x))", grads["gelu_erf"], ("T", "F"),
                   "backward"),
@@ -53,7 +53,7 @@ def compute(x, dy):
 
 def _arithmetic(x, t, y):
     return (f"Row 1, column 1 of the tanh GELU: t = tanh({format_compact(activations.SQRT_2_OVER_PI)} × "
-            f"({format_compact(x)} + 0.044715 × {format_compact(x)}³)) = {format_number(t)}, and "
+            f"({format_compact(x)} + {activations.GELU_CUBIC:g} × {format_compact(x)}³)) = {format_number(t)}, and "
             f"0.5 × {format_compact(x)} × (1 + {format_compact(t)}) = {format_number(y)}")
 
 

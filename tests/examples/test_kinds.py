@@ -1,0 +1,105 @@
+"""Widget kinds: worked numbers from the seeds and by hand, shape-link messages, and the JSON contract."""
+import json
+
+import numpy as np
+import pytest
+
+from engine.errors import LayerwiseError, ShapeError
+from engine.examples import KINDS, get_kind, run, run_json
+
+
+def block(result, name):
+    return next(b for b in result["blocks"] if b["name"] == name)
+
+
+def test_linear_defaults_give_the_worked_example():
+    result = run("linear", KINDS["linear"].defaults())
+    # Y = X @ W + b with X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [0, 1, -1], by hand:
+    assert block(result, "Y")["values"] == [[-1, 3, 1], [-1, 2, -1]]
+    assert block(result, "dW")["values"] == [[1, 0, 1], [2, 2, 1]]
+    assert block(result, "dX")["values"] == [[3, -1], [-2, 2]]
+    assert block(result, "db")["values"] == [1, 2, 0]
+    assert block(result, "Y")["cells"][0] == ["-1.0000", "3.0000", "1.0000"]
+    assert result["arithmetic"] == "Row 1, column 1 of Y: 1 × 1 + 2 × (-1) + 0 = -1.0000"
+    assert result["gradcheck"]["ok"] and result["gradcheck"]["gap"] < 1e-8
+
+
+def test_layernorm_matches_the_worked_example():
+    inputs = KINDS["layernorm"].defaults()
+    result = run("layernorm", inputs)
+    # x = (1, 2, 3, 4): mean 2.5, variance 1.25; gamma 2, beta 1 gives about (-1.68, 0.11, 1.89, 3.68).
+    assert block(result, "mean")["values"][0] == 2.5
+    assert block(result, "var")["values"][0] == 1.25
+    np.testing.assert_allclose(block(result, "y")["values"][0], [-1.68, 0.11, 1.89, 3.68], atol=0.006)
+    # (10, 20, 30, 40) is ten times the first row: the same x_hat, up to eps.
+    x_hat = np.array(block(result, "x_hat")["values"])
+    np.testing.assert_allclose(x_hat[1], x_hat[0], atol=1e-5)
+    np.testing.assert_allclose(np.sum(block(result, "dx")["values"], axis=1), 0, atol=1e-12)
+    assert result["gradcheck"]["ok"]
+
+
+def test_embedding_shows_the_overwrite_mistake():
+    result = run("embedding", KINDS["embedding"].defaults())
+    # ids [2, 0, 2], upstream rows [1, 1], [2, 2], [3, 3]: row 2 must get [4, 4]; overwriting keeps [3, 3].
+    assert block(result, "out")["values"] == [[0.5, 0.6], [0.1, 0.2], [0.5, 0.6]]
+    assert block(result, "dE")["values"] == [[2, 2], [0, 0], [4, 4]]
+    assert block(result, "dE_overwritten")["values"] == [[2, 2], [0, 0], [3, 3]]
+    assert result["notes"] == ["Rows where dE[ids] += dout loses updates (id repeated): 2."]
+    distinct = run("embedding", {**KINDS["embedding"].defaults(), "ids": [2, 0, 1]})
+    assert block(distinct, "dE")["values"] == block(distinct, "dE_overwritten")["values"]
+
+
+def test_shape_mismatch_names_both_operands_and_shapes():
+    inputs = {**KINDS["linear"].defaults(), "X": [[1, 2, 3], [4, 5, 6]]}
+    with pytest.raises(ShapeError) as caught:
+        run("linear", inputs)
+    assert str(caught.value) == ("linear example: X has shape (2, 3) but W has shape (2, 3): "
+                                 "columns of X must equal rows of W (a)")
+
+
+@pytest.mark.parametrize("kind, name, value, message", [
+    ("linear", "X", [[1, 2], [0, float("nan")]], "row 2, column 2 of X is not a finite number (nan)"),
+    ("linear", "b", [0, float("inf"), 1], "entry 2 of b is not a finite number (inf)"),
+    ("linear", "X", [[1, 2], [0]], "X must be a matrix of numbers"),
+    ("linear", "X", [[1, "a"], [0, 1]], "X must be a matrix of numbers"),
+    ("linear", "b", [[0, 1, -1]], "b must be a list ('c',), got shape (1, 3)"),
+    ("linear", "X", [[1] * 9, [1] * 9], "X has shape (2, 9), but its columns (a) must number between 1 and 8"),
+    ("embedding", "ids", [2, 0.5, 1], "entry 2 of ids must be a whole number, got 0.5"),
+    ("embedding", "ids", [2, 0, 3], "ids must lie in [0, 3) for a vocabulary of 3, got 3"),
+])
+def test_bad_values_are_named(kind, name, value, message):
+    with pytest.raises(LayerwiseError) as caught:
+        run(kind, {**KINDS[kind].defaults(), name: value})
+    assert message in str(caught.value)
+
+
+def test_unknown_and_missing_inputs_and_kinds():
+    with pytest.raises(LayerwiseError, match="unknown input 'Z'; the inputs are X, W, b, dY"):
+        run("linear", {**KINDS["linear"].defaults(), "Z": [1]})
+    with pytest.raises(LayerwiseError, match="input 'dY' is missing"):
+        run("linear", {k: v for k, v in KINDS["linear"].defaults().items() if k != "dY"})
+    with pytest.raises(LayerwiseError, match="unknown widget kind 'nope'"):
+        get_kind("nope")
+
+
+def test_run_json_reports_errors_and_flags_non_finite_results():
+    assert json.loads(run_json("linear", '{"X": 1}'))["error"].startswith("linear example: input 'W' is missing")
+    huge = {**KINDS["linear"].defaults(), "X": [[1e308, 1e308], [0, 1]], "W": [[1e308, 0, 0], [1, 1, 1]]}
+    result = json.loads(run_json("linear", json.dumps(huge)))
+    assert "Y" in result["nonfinite"] and block(result, "Y")["cells"][0][0] == "inf"
+    assert block(result, "Y")["values"][0][0] is None
+    assert result["gradcheck"]["ok"] is False
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_every_kind_runs_its_defaults_into_json(name):
+    kind = KINDS[name]
+    result = run(name, kind.defaults())
+    json.dumps(result, allow_nan=False)  # raises on NaN/inf: the browser gets strict JSON
+    json.dumps(kind.spec(), allow_nan=False)
+    assert result["blocks"], f"{name} shows nothing"
+    if result["gradcheck"] is not None:
+        assert result["gradcheck"]["ok"], result["gradcheck"]["text"]
+    for b in result["blocks"]:
+        assert list(np.shape(b["values"])) == b["shape"]
+        assert set(b["dims"]) <= set(kind.spec()["dims"])
