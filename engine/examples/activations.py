@@ -16,25 +16,25 @@ PAIRS = {  # name -> (forward, backward), in the order the blocks are shown
 
 
 def compute(x, dy):
-    outputs, grads = {}, {}
+    outputs, caches, grads = {}, {}, {}
     for name, (forward, backward) in PAIRS.items():
-        outputs[name], cache = forward(x)  # (T, F)
-        grads[name] = backward(dy, cache)  # (T, F)
-    t = np.tanh(activations.SQRT_2_OVER_PI * (x + activations.GELU_CUBIC * x**3))  # (T, F)
+        outputs[name], caches[name] = forward(x)  # (T, F)
+        grads[name] = backward(dy, caches[name])  # (T, F)
+    t = caches["gelu_tanh"]["tanh"]  # (T, F)
     relu_backward_ge = dy * (x >= 0)  # (T, F) the ">= 0" mistake: differs only where x is exactly 0
     gap = max(gradient_gap(lambda f=forward: float((f(x)[0] * dy).sum()), {"x": x}, {"x": grads[name]})
               for name, (forward, _) in PAIRS.items())  # f=forward binds this pair's forward in the lambda
     return Result(
         blocks=(
             Block("mask", "1[x > 0], ReLU's mask", (x > 0).astype(float), ("T", "F"), "step"),
-            Block("cdf", "Φ(x) = 0.5 (1 + erf(x / √2))", activations.gelu_erf_forward(x)[1]["cdf"], ("T", "F"),
+            Block("cdf", "Φ(x) = 0.5 (1 + erf(x / √2))", caches["gelu_erf"]["cdf"], ("T", "F"),
                   "step"),
             Block("t", "t = tanh(√(2/π) (x + 0.044715 x³))", t, ("T", "F"), "step"),
             Block("relu", "ReLU: max(0, x)", outputs["relu"], ("T", "F")),
             Block("gelu_erf", "exact GELU: x Φ(x)", outputs["gelu_erf"], ("T", "F")),
             Block("gelu_tanh", "tanh GELU (GPT-2): 0.5 x (1 + t)", outputs["gelu_tanh"], ("T", "F")),
-            Block("tanh_minus_erf", "tanh GELU − exact GELU: the cost of mixing them up",
-                  outputs["gelu_tanh"] - outputs["gelu_erf"], ("T", "F")),
+            Block("tanh_minus_erf", "(tanh GELU − exact GELU) × 10⁴: the cost of mixing them up",
+                  (outputs["gelu_tanh"] - outputs["gelu_erf"]) * 1e4, ("T", "F")),  # × 10⁴: visible at 4 decimals
             Block("dx_relu", "ReLU: dx = dy * (x > 0)", grads["relu"], ("T", "F"), "backward"),
             Block("dx_relu_ge", "mistake: dy * (x >= 0), differs only where x is exactly 0", relu_backward_ge,
                   ("T", "F"), "backward"),
