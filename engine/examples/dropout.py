@@ -67,11 +67,17 @@ def compute(x, dy, p, seed):
     dx = dropout_backward(dy, cache)  # (T, d)
 
     # the loss sum(y * dy) has gradient dy on y, so its gradient on x is what the backward must return
-    loss = lambda: float(np.sum(dropout_forward(x, p, mask)[0] * dy))  # noqa: E731
+    def loss():
+        return float(np.sum(dropout_forward(x, p, mask)[0] * dy))
+
     gap = gradient_gap(loss, {"x": x}, {"x": dx})
 
     fresh_mask = dropout_mask(x.shape, p, np.random.default_rng(seed + 1))  # a second, unrelated draw
     fresh_gap = gradient_gap(loss, {"x": x}, {"x": dropout_backward(dy, {"mask": fresh_mask, "p": p})})
+    fresh_note = ("Mistake: a fresh mask in the backward (seed + 1) happens to equal this one here; try another seed."
+                  if np.array_equal(fresh_mask, mask) else
+                  f"Mistake: a fresh mask in the backward (seed + 1) differs from central differences by up to "
+                  f"{format_compact(fresh_gap)}.")
 
     with_scale, without_scale = running_means(x, p, seed)
     draws = np.arange(1, MEAN_DRAWS + 1)
@@ -88,8 +94,7 @@ def compute(x, dy, p, seed):
         f"{format_compact(1 / (1 - p))}.",
         f"Mean over {MEAN_DRAWS} draws: {format_compact(with_scale[-1])} with the division, "
         f"{format_compact(without_scale[-1])} without it; the input's mean is {format_compact(target)}.",
-        f"Mistake: a fresh mask in the backward differs from central differences by up to "
-        f"{format_compact(fresh_gap)}.",
+        fresh_note,
         "At evaluation (no mask) the output is the input itself.",
     )
     return Result(
