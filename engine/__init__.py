@@ -3,8 +3,8 @@
 Importing the package imports its modules, so ``engine.norms.layernorm_forward`` works after ``import engine``.
 NumPy and the standard library are the only dependencies: the same code runs in CPython and in Pyodide.
 """
-from . import (activations, attention, dropout, embedding, errors, gradcheck, init, linear, loss, norms, residual,
-               softmax)
+from . import (activations, attention, config, dropout, embedding, errors, gradcheck, init, linear, loss, model,
+               norms, residual, softmax)
 
-__all__ = ["activations", "attention", "dropout", "embedding", "errors", "gradcheck", "init", "linear", "loss",
-           "norms", "residual", "softmax"]
+__all__ = ["activations", "attention", "config", "dropout", "embedding", "errors", "gradcheck", "init", "linear",
+           "loss", "model", "norms", "residual", "softmax"]

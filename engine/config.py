@@ -1,0 +1,100 @@
+"""The model's sizes and choices in one frozen dataclass, validated on construction.
+
+Every way in (keyword arguments, ``from_dict`` from a checkpoint's JSON, ``key=value`` strings on the command line)
+passes the same checks, so an unknown key, a wrong type or a bad value is a ``ConfigError`` naming the key.
+"""
+import dataclasses
+from dataclasses import dataclass
+
+from .errors import ConfigError
+
+CHOICES = {
+    "norm": ("layernorm", "rmsnorm"),
+    "activation": ("gelu", "relu"),
+    "placement": ("pre", "post"),
+    "init": ("gpt2", "xavier", "he"),
+    "dtype": ("float64", "float32"),
+}
+
+
+@dataclass(frozen=True)
+class GPTConfig:
+    """Sizes and choices of the tiny GPT. ``vocab_size`` is None until a corpus fixes it."""
+
+    vocab_size: int | None = None  # V: number of distinct characters in the corpus
+    seq_len: int = 16  # T: the longest context the model sees
+    emb_dim: int = 32  # d: channels of the residual stream
+    num_heads: int = 4  # H: attention heads; head size hs = d / H
+    ff_dim: int = 128  # F: width of the feed-forward hidden layer
+    num_layers: int = 2  # L: transformer blocks
+    norm: str = "layernorm"  # or "rmsnorm"
+    activation: str = "gelu"  # GPT-2's tanh GELU, or "relu"
+    placement: str = "pre"  # pre-LN (GPT-2: x + f(LN(x))) or post-LN (LN(x + f(x)))
+    init: str = "gpt2"  # weight initialisation scheme, see engine.init
+    dropout: float = 0.0  # dropout rate in [0, 1) during training
+    dtype: str = "float64"  # float32 halves memory and is faster; tests use float64
+
+    def __post_init__(self):
+        for field in dataclasses.fields(self):
+            self._check_field(field.name, getattr(self, field.name))
+        if self.emb_dim % self.num_heads:
+            raise ConfigError(f"GPTConfig: emb_dim ({self.emb_dim}) must be divisible by num_heads "
+                              f"({self.num_heads})")
+
+    def _check_field(self, key, value):
+        if key in CHOICES:
+            if not isinstance(value, str) or value not in CHOICES[key]:
+                raise ConfigError(f"GPTConfig: {key} must be one of {', '.join(CHOICES[key])}, got {value!r}")
+        elif key == "dropout":
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ConfigError(f"GPTConfig: dropout must be a number, got {type(value).__name__} {value!r}")
+            if not 0.0 <= value < 1.0:
+                raise ConfigError(f"GPTConfig: dropout must lie in [0, 1), got {value}")
+            object.__setattr__(self, key, float(value))
+        elif not (key == "vocab_size" and value is None):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"GPTConfig: {key} must be an integer, got {type(value).__name__} {value!r}")
+            if value < 1:
+                raise ConfigError(f"GPTConfig: {key} must be >= 1, got {value}")
+
+    @property
+    def head_size(self):
+        """hs = d / H, the channels each attention head works with."""
+        return self.emb_dim // self.num_heads
+
+    @classmethod
+    def from_dict(cls, values):
+        """Build from a mapping, rejecting keys that are not fields (a typo must not be silently ignored)."""
+        known = [field.name for field in dataclasses.fields(cls)]
+        unknown = [key for key in values if key not in known]
+        if unknown:
+            raise ConfigError(f"GPTConfig: unknown key {unknown[0]!r}; known keys are {', '.join(known)}")
+        return cls(**values)
+
+    def with_overrides(self, **overrides):
+        """A copy with some fields replaced, checked like a new config."""
+        return GPTConfig.from_dict({**self.to_dict(), **overrides})
+
+    def to_dict(self):
+        return dataclasses.asdict(self)
+
+
+def parse_overrides(pairs):
+    """Turn command-line ``key=value`` strings into typed overrides; the value's type follows the field's."""
+    defaults = GPTConfig().to_dict()
+    overrides = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep:
+            raise ConfigError(f"config override {pair!r} must look like key=value")
+        if key not in defaults:
+            raise ConfigError(f"GPTConfig: unknown key {key!r}; known keys are {', '.join(defaults)}")
+        if key in CHOICES:
+            overrides[key] = text
+            continue
+        try:
+            overrides[key] = float(text) if key == "dropout" else int(text)
+        except ValueError:
+            kind = "a number" if key == "dropout" else "an integer"
+            raise ConfigError(f"GPTConfig: {key} must be {kind}, got {text!r}") from None
+    return overrides

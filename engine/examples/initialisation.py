@@ -1,0 +1,71 @@
+"""Widget kind ``initialisation``: the signal-propagation experiment, the activations' standard deviation after each
+of ``depth`` Linear + ReLU layers of width ``width``, for several weight scales, drawn on a log scale."""
+import math
+
+import numpy as np
+
+from .. import init
+from ..errors import LayerwiseError
+from .fmt import format_compact, format_number
+from .kind import Block, Dim, Kind, Operand, Result
+from .svg import line_chart
+
+MAX_DEPTH, MAX_WIDTH = 20, 512  # drawing the random matrices dominates; this keeps a live update near a second
+SAMPLES = 64  # random inputs per run; std is taken over SAMPLES * width numbers, plenty for a picture
+
+
+def _check_size(name, value, low, high):
+    if not low <= value <= high:
+        raise LayerwiseError(f"initialisation example: {name} must be a whole number from {low} to {high}, "
+                             f"got {value}")
+    return int(value)
+
+
+def _schemes(width, std):
+    """(block name, legend, weight_std argument, the std it stands for) for each line of the picture."""
+    return (
+        ("std_1", "std 1", 1.0, 1.0),
+        ("std_0_01", "std 0.01", 0.01, 0.01),
+        ("xavier", f"Xavier √(1/{width})", "xavier", math.sqrt(1.0 / width)),
+        ("he", f"He √(2/{width})", "he", math.sqrt(2.0 / width)),
+        ("yours", f"yours {format_compact(std)}", std, std),
+    )
+
+
+def compute(depth, width, std):
+    depth = _check_size("depth", depth, 1, MAX_DEPTH)
+    width = _check_size("width", width, 2, MAX_WIDTH)
+    if not std > 0:
+        raise LayerwiseError(f"initialisation example: std must be a number > 0, got {float(std)}")
+    std = float(std)
+    blocks, series, factors = [], [], []
+    for name, label, weight_std, sigma in _schemes(width, std):
+        stds = init.signal_propagation(weight_std, num_layers=depth, width=width, num_samples=SAMPLES)  # (L,)
+        # log10: the stds span twenty orders of magnitude, too many for fixed decimals
+        blocks.append(Block(name, f"weights {label}: log10 of the std after each layer", np.log10(stds), ("L",)))
+        series.append((label, range(1, depth + 1), stds))
+        factors.append(f"{label}: {format_compact(math.sqrt(width * sigma**2 / 2), 3)}")
+    he_std = math.sqrt(2.0 / width)
+    arithmetic = (f"He with width {width}: std √(2 / {width}) = {format_number(he_std)}, so each layer multiplies "
+                  f"the variance by ½ × {width} × {format_number(he_std)}² = {format_compact(width * he_std**2 / 2)}")
+    plot = line_chart(series, x_label="layer", y_label="std of the activations", log_y=True)
+    notes = (
+        "Predicted factor per layer on the std, √(width × std² / 2): " + "; ".join(factors) + ".",
+        f"Measured on {SAMPLES} random inputs of std 1; the page's table uses 1000, so the last digits differ.",
+    )
+    return Result(blocks=tuple(blocks), arithmetic=arithmetic, notes=notes,
+                  plots=(("Std of the activations through depth (log scale)", plot),))
+
+
+KIND = Kind(
+    name="initialisation",
+    title="Signal propagation through Linear + ReLU layers",
+    description="Change the depth, the width or your own weight std; each line is one initialisation.",
+    dims=(Dim("L", "layer ", min=1, max=MAX_DEPTH, resizable=False),),
+    inputs=(
+        Operand("depth", "Number of Linear + ReLU layers", (), 10, integer=True),
+        Operand("width", "Width of every layer", (), 512, integer=True),
+        Operand("std", "Your own weight standard deviation", (), 0.05),
+    ),
+    compute=compute,
+)
