@@ -1,0 +1,141 @@
+"""Render half of the cross-linker: HTML for equations, "Code and math" tables, implementations, code lines.
+
+Every function takes what the collect half produced and the URL of the page being rendered (links are relative,
+so the site works from any folder and with `mkdocs serve`).
+"""
+from __future__ import annotations
+
+import posixpath
+from html import escape
+
+from pygments.lexers import PythonLexer
+from pygments.token import STANDARD_TYPES
+
+from .codeindex import CodeIndex
+from .equations import ROLES, Equation
+from .project import Project
+
+BADGE = "derived from the implementation"
+
+
+def relative_url(target: str, page_url: str) -> str:
+    """`target` (a site URL, maybe with #fragment) as seen from the directory-style page at `page_url`."""
+    path, _, fragment = target.partition("#")
+    suffix = f"#{fragment}" if fragment else ""
+    if not path:
+        return suffix
+    rel = posixpath.relpath(path.rstrip("/") or ".", page_url.rstrip("/") or ".")
+    rel = "./" if rel == "." else rel + ("/" if path.endswith("/") else "")
+    return rel + suffix
+
+
+def _css_class(token_type) -> str:
+    while token_type not in STANDARD_TYPES:
+        token_type = token_type.parent
+    return STANDARD_TYPES[token_type]
+
+
+def highlight_lines(lines: list[str]) -> list[str]:
+    """Pygments-highlighted HTML, one string per source line (tokens spanning lines are split at the breaks)."""
+    out: list[list[str]] = [[]]
+    for token_type, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens("\n".join(lines)):
+        css = _css_class(token_type)
+        for i, piece in enumerate(value.split("\n")):
+            if i:
+                out.append([])
+            if piece:
+                out[-1].append(f'<span class="{css}">{escape(piece)}</span>' if css else escape(piece))
+    return ["".join(parts) for parts in out[: len(lines)]]
+
+
+def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool = False,
+                backlinks: dict[int, list[tuple[str, str]]] | None = None) -> str:
+    """A code table with true line numbers; `number_href(lineno)` is where each number links to.
+
+    `line_ids` gives each row the anchor `L<n>` (source pages); `backlinks` maps a line to (href, title) pairs
+    of the equations it implements.
+    """
+    rows = []
+    for offset, html in enumerate(highlight_lines(lines)):
+        n = first_lineno + offset
+        row_id = f' id="L{n}"' if line_ids else ""
+        links = "".join(
+            f'<a class="lw-backlink" href="{escape(href)}" title="Implements: {escape(title)}">∑ {escape(title)}</a>'
+            for href, title in (backlinks or {}).get(n, [])
+        )
+        rows.append(
+            f'<tr{row_id}><td class="lw-code__num"><a href="{escape(number_href(n))}">{n}</a></td>'
+            f'<td class="lw-code__src"><code>{html}</code></td><td class="lw-code__eq">{links}</td></tr>'
+        )
+    return f'<div class="lw-code highlight"><table><tbody>{"".join(rows)}</tbody></table></div>'
+
+
+def render_equation(equation: Equation, latex: str, project: Project, page_url: str) -> str:
+    computes = equation.rows_for("Computes it")
+    code_link = ""
+    if computes:
+        first = computes[0]
+        href = relative_url(project.source_url(first.path, first.lineno), page_url)
+        code_link = (f'<a class="lw-equation__code" href="{escape(href)}" title="The lines that compute it">'
+                     f'{escape(first.path)}:{first.lineno}</a>')
+    badge = f'<span class="lw-badge">{BADGE}</span>' if equation.derived else ""
+    anchor = escape(equation.anchor)
+    return (
+        f'<div class="lw-equation" id="{anchor}">'
+        f'<div class="lw-equation__head"><span class="lw-equation__title">{escape(equation.title)}</span>{badge}'
+        f'{code_link}<a class="lw-equation__anchor" href="#{anchor}" title="Link to this equation">¶</a></div>'
+        f'<div class="arithmatex">\\[{escape(latex.strip())}\\]</div></div>'
+    )
+
+
+def render_codemath(equations: list[Equation], project: Project, page_url: str) -> str:
+    rows = []
+    for equation in equations:
+        for role in ROLES:
+            for row in equation.rows_for(role):
+                href = relative_url(project.source_url(row.path, row.lineno), page_url)
+                rows.append(
+                    f'<tr><td><a href="#{escape(equation.anchor)}">{escape(equation.title)}</a></td>'
+                    f'<td>{role}</td><td><a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a></td>'
+                    f'<td><code>{escape(project.short_name(row.function))}</code></td>'
+                    f'<td><code>{escape(row.code)}</code></td></tr>'
+                )
+    head = "<tr><th>Equation</th><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
+    return f'<table class="lw-codemath"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _use_list(calls, index: CodeIndex, project: Project, page_url: str, nobody: str) -> str:
+    if not calls:
+        return f"<em>{nobody}</em>"
+    items = []
+    for call in calls:
+        href = relative_url(project.source_url(call.path, call.lineno), page_url)
+        items.append(f'<a href="{escape(href)}"><code>{escape(project.short_name(call.caller))}</code></a> '
+                     f'<span class="lw-where">({escape(call.path)}:{call.lineno})</span>')
+    return ", ".join(items)
+
+
+def render_implementation(symbol: str, index: CodeIndex, project: Project, page_url: str) -> str:
+    """The function's source with its true line numbers, then who calls it and which tests do."""
+    function = index.function(symbol)
+    file = index.files[function.path]
+    first = min([function.lineno] + [d.lineno for d in function.node.decorator_list])
+    lines = file.lines[first - 1 : function.end_lineno]
+    page_href = relative_url(project.source_url(function.path, first), page_url)
+    code = render_code(lines, first, lambda n: relative_url(project.source_url(function.path, n), page_url))
+    called_by = _use_list(index.call_sites(symbol, project.package + "/"), index, project, page_url,
+                          f"nothing in {project.package}/ calls it")
+    tested_by = _use_list(index.call_sites(symbol, project.tests + "/"), index, project, page_url,
+                          "no test calls it directly")
+    return (
+        f'<div class="lw-impl"><div class="lw-impl__head"><a href="{escape(page_href)}">'
+        f'<code>{escape(function.path)}</code></a> <code>{escape(project.short_name(symbol))}</code>, '
+        f'lines {first}–{function.end_lineno}</div>{code}'
+        f'<p class="lw-impl__uses"><strong>Called by:</strong> {called_by}</p>'
+        f'<p class="lw-impl__uses"><strong>Tested by:</strong> {tested_by}</p></div>'
+    )
+
+
+def render_problem(message: str) -> str:
+    """What a broken directive shows in `mkdocs serve` (a strict build stops on the logged warning)."""
+    return f'<div class="admonition failure"><p class="admonition-title">Broken cross-link</p><p>{escape(message)}</p></div>'

@@ -1,0 +1,80 @@
+"""mkdocs hooks of Layerwise's build: the cross-linker, generated source pages, vendored KaTeX, a link check.
+
+Registered in mkdocs.yml under `hooks:`. The work lives in `scripts/crosslink/`; this file only connects it to
+mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so `--strict` fails.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent
+if str(SCRIPTS) not in sys.path:
+    sys.path.insert(0, str(SCRIPTS))
+
+from mkdocs.exceptions import PluginError  # noqa: E402
+from mkdocs.structure.files import File  # noqa: E402
+
+from crosslink.codeindex import python_files  # noqa: E402
+from crosslink.linkcheck import check_site  # noqa: E402
+from crosslink.project import Project  # noqa: E402
+from crosslink.site import SiteBuild  # noqa: E402
+
+log = logging.getLogger("mkdocs.plugins.layerwise")
+ROOT = SCRIPTS.parent
+KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
+KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
+KATEX_SITE_DIR = "assets/vendor/katex"
+_ID = re.compile(r'\bid="([^"]+)"')
+PROJECT = Project(root=ROOT, exclude=("tests/site/fixtures",))
+
+_build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config so serve rebuilds start clean
+
+
+def on_config(config):
+    global _build
+    _build = SiteBuild(PROJECT, log.warning)
+    superfences = config.mdx_configs.setdefault("pymdownx.superfences", {})
+    superfences["custom_fences"] = [
+        f for f in superfences.get("custom_fences", []) if f["name"] not in {d["name"] for d in _build.custom_fences()}
+    ] + _build.custom_fences()
+    if config.nav is not None:
+        config.nav = [item for item in config.nav if not (isinstance(item, dict) and "Source" in item)]
+        config.nav.append({"Source": [
+            {"Engine": [{path: PROJECT.source_page(path)} for path in python_files(ROOT, [PROJECT.package])]},
+            {"Tests": [{path: PROJECT.source_page(path)}
+                       for path in python_files(ROOT, [PROJECT.tests], PROJECT.exclude)]},
+        ]})
+    return config
+
+
+def on_files(files, config):
+    pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
+    urls = {f.src_uri: f.url for f in files.documentation_pages()}
+    _build.collect(pages, urls)
+    for path in _build.source_paths():
+        files.append(File.generated(config, PROJECT.source_page(path), content=_build.source_page(path)))
+    if not KATEX_DIST.is_dir():
+        raise PluginError(f"KaTeX is missing at {KATEX_DIST}: run `npm ci` (bash scripts/dev.sh serve does it)")
+    vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((KATEX_DIST / "fonts").iterdir())]
+    for name in vendored:
+        files.append(File.generated(config, f"{KATEX_SITE_DIR}/{name}", abs_src_path=str(KATEX_DIST / name)))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    return _build.prepare_page(page.file.src_uri, page.url, markdown)
+
+
+def on_page_content(html, page, config, files):
+    # mkdocs collects anchor ids before superfences' output is put back, so the directives' ids
+    # (#eq-..., #L12) are added here for its link validation to see.
+    page.present_anchor_ids = (page.present_anchor_ids or set()) | set(_ID.findall(html))
+    return html
+
+
+def on_post_build(config):
+    for problem in check_site(Path(config.site_dir)):
+        log.warning(problem)
