@@ -23,19 +23,24 @@ from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
-ROOT = SCRIPTS.parent
-KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
+KATEX_DIST = SCRIPTS.parent / "node_modules" / "katex" / "dist"
 KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
 KATEX_SITE_DIR = "assets/vendor/katex"
 _ID = re.compile(r'\bid="([^"]+)"')
-PROJECT = Project(root=ROOT, exclude=("tests/site/fixtures",))
 
 _build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config so serve rebuilds start clean
 
 
+def project_of(config) -> Project:
+    """The code next to mkdocs.yml; `extra: {crosslink_package: ...}` names another package (test fixtures)."""
+    root = Path(config.config_file_path).resolve().parent
+    return Project(root=root, package=config.extra.get("crosslink_package", "engine"), exclude=("tests/site/fixtures",))
+
+
 def on_config(config):
     global _build
-    _build = SiteBuild(PROJECT, log.warning)
+    _build = SiteBuild(project_of(config), log.warning)
+    project = _build.project
     superfences = config.mdx_configs.setdefault("pymdownx.superfences", {})
     superfences["custom_fences"] = [
         f for f in superfences.get("custom_fences", []) if f["name"] not in {d["name"] for d in _build.custom_fences()}
@@ -43,9 +48,9 @@ def on_config(config):
     if config.nav is not None:
         config.nav = [item for item in config.nav if not (isinstance(item, dict) and "Source" in item)]
         config.nav.append({"Source": [
-            {"Engine": [{path: PROJECT.source_page(path)} for path in python_files(ROOT, [PROJECT.package])]},
-            {"Tests": [{path: PROJECT.source_page(path)}
-                       for path in python_files(ROOT, [PROJECT.tests], PROJECT.exclude)]},
+            {"Engine": [{path: project.source_page(path)} for path in python_files(project.root, [project.package])]},
+            {"Tests": [{path: project.source_page(path)}
+                       for path in python_files(project.root, [project.tests], project.exclude)]},
         ]})
     return config
 
@@ -55,7 +60,7 @@ def on_files(files, config):
     urls = {f.src_uri: f.url for f in files.documentation_pages()}
     _build.collect(pages, urls)
     for path in _build.source_paths():
-        files.append(File.generated(config, PROJECT.source_page(path), content=_build.source_page(path)))
+        files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path)))
     if not KATEX_DIST.is_dir():
         raise PluginError(f"KaTeX is missing at {KATEX_DIST}: run `npm ci` (bash scripts/dev.sh serve does it)")
     vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((KATEX_DIST / "fonts").iterdir())]

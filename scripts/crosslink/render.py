@@ -60,7 +60,8 @@ def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool
         n = first_lineno + offset
         row_id = f' id="L{n}"' if line_ids else ""
         links = "".join(
-            f'<a class="lw-backlink" href="{escape(href)}" title="Implements: {escape(title)}">∑ {escape(title)}</a>'
+            f'<a class="lw-backlink" href="{escape(href)}" title="Implements: {escape(title)}">'
+            f'∑ {escape(href.rpartition("#eq-")[2])}</a>'
             for href, title in (backlinks or {}).get(n, [])
         )
         rows.append(

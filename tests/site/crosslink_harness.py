@@ -1,0 +1,68 @@
+"""Shared by the site tests: render Markdown through the cross-linker outside mkdocs, read tables back as text."""
+from __future__ import annotations
+
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import markdown
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "project"
+if str(REPO / "scripts") not in sys.path:
+    sys.path.insert(0, str(REPO / "scripts"))
+
+from crosslink.project import Project  # noqa: E402
+from crosslink.site import SiteBuild  # noqa: E402
+
+
+def fixture_project(root: Path = FIXTURE) -> Project:
+    return Project(root=root, package="toy")
+
+
+def render(text: str, page: str = "layers/toy.md", url: str = "layers/toy/", root: Path = FIXTURE):
+    """(html, problems, build) for one page of Markdown against the fixture package."""
+    problems: list[str] = []
+    build = SiteBuild(fixture_project(root), problems.append)
+    build.collect({page: text}, {page: url})
+    md = markdown.Markdown(
+        extensions=["pymdownx.superfences", "pymdownx.arithmatex", "pymdownx.tabbed"],
+        extension_configs={"pymdownx.superfences": {"custom_fences": build.custom_fences()},
+                           "pymdownx.arithmatex": {"generic": True}},
+    )
+    return md.convert(build.prepare_page(page, url, text)), problems, build
+
+
+class _TableReader(HTMLParser):
+    """Each <tr> as a list of cells; a cell holding one link reads `text -> href`."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.cell, self.hrefs = [], None, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr":
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self.cell, self.hrefs = [], []
+        elif tag == "a" and self.cell is not None:
+            self.hrefs.append(dict(attrs)["href"])
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th"):
+            text = "".join(self.cell).strip()
+            self.tables[-1][-1].append(f"{text} -> {self.hrefs[0]}" if len(self.hrefs) == 1 else text)
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def tables(html: str) -> list[list[str]]:
+    """Every table of `html`, each row as its cells joined by ' | '."""
+    reader = _TableReader()
+    reader.feed(html)
+    return [[" | ".join(row) for row in table] for table in reader.tables]
