@@ -1,0 +1,119 @@
+"""Pre-render one widget to HTML with the CPython engine, so the page is complete before any JavaScript runs.
+
+The markup is the contract with `widgets/widgets.js`, which makes the cells editable and redraws the outputs from
+the worker's JSON in the same structure (`lw-*` classes). Every text goes through ``escape``; the only markup taken
+as is comes from `engine.examples.svg`.
+"""
+import json
+from html import escape
+
+from engine.examples import get_kind
+from engine.examples.fmt import format_input
+
+GROUP_TITLES = {"step": "Intermediate steps", "forward": "Forward", "backward": "Backward"}
+
+
+def widget_html(kind_name, widget_id, overrides):
+    """HTML for the widget ``widget_id`` showing kind ``kind_name`` with ``overrides`` merged over its defaults."""
+    kind = get_kind(kind_name)
+    inputs = {**kind.defaults(), **overrides}
+    result = kind.run(inputs)  # raises LayerwiseError for inputs the engine rejects: the build fails loudly
+    spec = kind.spec()
+    dims = spec["dims"]
+    parts = [
+        f'<div class="lw-widget" id="widget-{escape(widget_id)}" data-widget-id="{escape(widget_id)}" '
+        f'data-kind="{escape(kind_name)}" data-spec="{_attr_json(spec)}" data-start="{_attr_json(inputs)}">',
+        '<div class="lw-bar">',
+        f'<span class="lw-title">{escape(kind.title)}</span>',
+        '<span class="lw-state" data-state="static">static</span>',
+        '</div>',
+    ]
+    if kind.description:
+        parts.append(f'<p class="lw-description">{escape(kind.description)}</p>')
+    parts.append('<div class="lw-inputs">')
+    for operand in spec["inputs"]:
+        parts.append(_input_figure(operand, inputs[operand["name"]], dims))
+    parts.append('</div><p class="lw-message" role="status"></p>')
+    parts.append(results_html(result, dims))
+    parts.append('</div>')
+    return "".join(parts)
+
+
+def results_html(result, dims):
+    """The output half of a widget (blocks by group, arithmetic, notes, gradient check, plots)."""
+    parts = ['<div class="lw-results">']
+    for group, title in GROUP_TITLES.items():
+        blocks = [b for b in result["blocks"] if b["group"] == group]
+        if blocks:
+            parts.append(f'<section class="lw-group" data-group="{group}"><h4>{title}</h4><div class="lw-row">')
+            parts.extend(_output_figure(b, dims) for b in blocks)
+            parts.append('</div></section>')
+    if result["arithmetic"]:
+        parts.append(f'<p class="lw-arith">{escape(result["arithmetic"])}</p>')
+    parts.extend(f'<p class="lw-note">{escape(note)}</p>' for note in result["notes"])
+    if result["gradcheck"]:
+        ok = "true" if result["gradcheck"]["ok"] else "false"
+        parts.append(f'<p class="lw-gradcheck" data-ok="{ok}">{escape(result["gradcheck"]["text"])}</p>')
+    for plot in result["plots"]:
+        parts.append(f'<figure class="lw-plot"><figcaption>{escape(plot["title"])}</figcaption>{plot["svg"]}</figure>')
+    parts.append('</div>')
+    return "".join(parts)
+
+
+def _attr_json(value):
+    return escape(json.dumps(value, separators=(",", ":"), allow_nan=False), quote=True)
+
+
+def _shape_text(shape):
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _caption(name, shape, label):
+    return (f'<figcaption><code>{escape(name)}</code> <span class="lw-shape">{_shape_text(shape)}</span> '
+            f'<span class="lw-label">{escape(label)}</span></figcaption>')
+
+
+def _grid(rows, dims, dim_info, cell):
+    """A table: column headers from the last dim's prefix, row headers from the first (for matrices)."""
+    if len(dims) == 0:
+        return f'<table class="lw-grid"><tbody><tr>{cell(0, 0, rows)}</tr></tbody></table>'
+    matrix = rows if len(dims) == 2 else [rows]
+    col_prefix = dim_info[dims[-1]]["prefix"]
+    head = "".join(f"<th>{escape(col_prefix)}{c}</th>" for c in range(len(matrix[0])))
+    body = []
+    for r, row in enumerate(matrix):
+        row_head = f'<th>{escape(dim_info[dims[0]]["prefix"])}{r}</th>' if len(dims) == 2 else "<th></th>"
+        body.append("<tr>" + row_head + "".join(cell(r, c, v) for c, v in enumerate(row)) + "</tr>")
+    return (f'<table class="lw-grid"><thead><tr><th></th>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _input_figure(operand, value, dim_info):
+    name, dims = operand["name"], operand["dims"]
+
+    def cell(r, c, v):
+        where = {0: name, 1: f"entry {c + 1} of {name}", 2: f"row {r + 1}, column {c + 1} of {name}"}[len(dims)]
+        return (f'<td><input class="lw-cell" type="text" inputmode="decimal" readonly value="{format_input(v)}" '
+                f'aria-label="{escape(where)}"></td>')
+
+    shape = _shape_of(value, len(dims))
+    return (f'<figure class="lw-matrix lw-input" data-name="{escape(name)}">{_caption(name, shape, operand["label"])}'
+            f'{_grid(value, dims, dim_info, cell)}</figure>')
+
+
+def _output_figure(block, dim_info):
+    def cell(r, c, text):
+        return f"<td>{escape(text)}</td>"
+
+    nonfinite = "" if block["finite"] else ' data-nonfinite="true"'
+    return (f'<figure class="lw-matrix lw-output" data-name="{escape(block["name"])}"{nonfinite}>'
+            f'{_caption(block["name"], block["shape"], block["label"])}'
+            f'{_grid(block["cells"], block["dims"], dim_info, cell)}</figure>')
+
+
+def _shape_of(value, ndim):
+    shape = []
+    for _ in range(ndim):
+        shape.append(len(value))
+        value = value[0] if value else []
+    return shape

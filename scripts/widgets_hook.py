@@ -1,0 +1,113 @@
+"""mkdocs hook for the live widgets: pre-renders ```widget fences, ships the browser code, the engine wheel and
+(with ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
+
+Listed under ``hooks:`` in mkdocs.yml beside the cross-linker's hook; the work is done in ``scripts/livewidgets/``.
+"""
+import json
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+from pymdownx.superfences import SuperFencesException
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
+
+from livewidgets import pyodide_dist, wheel  # noqa: E402
+
+ASSETS = "assets/layerwise"  # where widgets/ and the engine wheel land in the site
+BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "widgets.css")
+READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
+WHEEL_CACHE = ROOT / ".cache" / "layerwise-wheels"
+
+_build = {}  # state of the current build; reset in on_config because `mkdocs serve` reuses this module
+
+
+def on_config(config):
+    for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]:
+        del sys.modules[name]  # `mkdocs serve`: pre-render with the engine as it is now, not as first imported
+    from livewidgets import render
+
+    version = pyodide_dist.pinned_version(ROOT)
+    try:
+        dist = pyodide_dist.self_hosted_dist(version)
+    except pyodide_dist.PyodideDistError as error:
+        raise PluginError(str(error)) from None
+    wheel_path, tag = wheel.build_wheel(ROOT / "engine", WHEEL_CACHE)
+    _build.clear()
+    _build.update(render=render, dist=dist, version=version, wheel_path=wheel_path, tag=tag, page=None, counts={})
+
+    for name in BROWSER_FILES:  # added here, not in mkdocs.yml, so the list lives beside the files it names
+        extra = config.extra_css if name.endswith(".css") else config.extra_javascript if name != "worker.js" else None
+        if extra is not None and f"{ASSETS}/{name}" not in [str(e) for e in extra]:
+            extra.append(f"{ASSETS}/{name}")
+    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    fences[:] = [f for f in fences if f.get("name") != "widget"]
+    fences.append({"name": "widget", "class": "widget", "format": _format_widget, "validator": _validate_widget})
+    return config
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    _build["page"] = page.file.src_uri
+    _build["counts"] = {}
+    return markdown
+
+
+def _validate_widget(language, inputs, options, attrs, md):
+    unknown = sorted(set(inputs) - {"kind", "id"})
+    if unknown or "kind" not in inputs:
+        problem = f"unknown attribute {unknown[0]!r}" if unknown else 'the attribute kind="..." is missing'
+        _fail(f"widget fence: {problem} (allowed: kind, id)")
+    options.update(inputs)
+    return True
+
+
+def _format_widget(source, language, class_name, options, md, **kwargs):
+    kind = options["kind"]
+    counts = _build["counts"]
+    counts[kind] = counts.get(kind, 0) + 1
+    widget_id = options.get("id") or f"{kind}-{counts[kind]}"
+    where = f"widget {widget_id!r} (kind {kind!r})"
+    try:
+        overrides = json.loads(source) if source.strip() else {}
+    except json.JSONDecodeError as error:
+        _fail(f"{where}: the body is not valid JSON: {error}")
+    if not isinstance(overrides, dict):
+        _fail(f"{where}: the body must be a JSON object of inputs, got {type(overrides).__name__}")
+    try:
+        return _build["render"].widget_html(kind, widget_id, overrides)
+    except ValueError as error:  # LayerwiseError from the kind framework or the engine
+        _fail(f"{where}: {error}")
+
+
+def _fail(message):
+    """Stop the build naming the page; superfences swallows any other exception and renders plain code."""
+    raise SuperFencesException(f"{_build['page']}: {message}")
+
+
+def on_files(files, config):
+    for name in BROWSER_FILES:
+        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(ROOT / "widgets" / name)))
+    wheel_uri = f"{ASSETS}/engine-{_build['tag']}/{wheel.WHEEL_NAME}"
+    files.append(File.generated(config, wheel_uri, abs_src_path=str(_build["wheel_path"])))
+    pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
+    engine_config = {  # URLs relative to this file's own URL
+        "pyodideVersion": _build["version"],
+        "pyodide": pyodide_url,
+        "wheel": f"engine-{_build['tag']}/{wheel.WHEEL_NAME}",
+        "readyTimeoutMs": READY_TIMEOUT_MS,
+    }
+    files.append(File.generated(config, f"{ASSETS}/engine.json", content=json.dumps(engine_config, indent=1)))
+    return files
+
+
+def on_post_build(config):
+    if _build["dist"]:
+        pyodide_dist.copy_dist(_build["dist"], config.site_dir)
+
+
+def on_serve(server, config, builder):
+    for folder in ("widgets", "engine"):
+        server.watch(str(ROOT / folder))
+    return server
