@@ -1,0 +1,50 @@
+"""Generation: extend a prompt one sampled token at a time.
+
+Each step crops the context to the last ``seq_len`` tokens (the model has no position embedding beyond that),
+takes the logits of the last position, sharpens or flattens them with the temperature, keeps only the top-k, turns
+them into probabilities and samples one id.
+"""
+import math
+
+import numpy as np
+
+from .data import decode, encode
+from .errors import LayerwiseError
+from .model import forward
+from .softmax import softmax_forward
+
+
+def sample_next(logits, rng, temperature=1.0, top_k=None):
+    """One id drawn from ``softmax(logits / temperature)`` restricted to the ``top_k`` largest logits ``(V,)``."""
+    logits = np.asarray(logits, dtype=np.float64)  # (V,)
+    V = logits.shape[-1]
+    if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not (
+            math.isfinite(temperature) and temperature > 0):
+        raise LayerwiseError(f"sample_next: temperature must be a finite number > 0, got {temperature!r}")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= V):
+        raise LayerwiseError(f"sample_next: top_k must be None or an integer in [1, {V}], got {top_k!r}")
+    scaled = logits / temperature  # below 1 sharpens, above 1 flattens
+    if top_k is not None:
+        kth_largest = np.partition(scaled, V - top_k)[V - top_k]
+        scaled = np.where(scaled < kth_largest, -np.inf, scaled)  # ties at the threshold stay in
+    probs, _ = softmax_forward(scaled)  # (V,)
+    return int(rng.choice(V, p=probs))
+
+
+def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=None):
+    """The prompt ids ``(n,)`` followed by ``max_new_tokens`` sampled ids."""
+    ids = [int(i) for i in np.asarray(ids).reshape(-1)]
+    if not ids:
+        raise LayerwiseError("generate: the prompt is empty; give at least one token to continue from")
+    for _ in range(max_new_tokens):  # each new token depends on the previous one: a true sequence
+        context = np.array(ids[-config.seq_len:])[None, :]  # (1, T) at most seq_len long
+        logits, _ = forward(params, context, config)  # (1, T, V)
+        ids.append(sample_next(logits[0, -1], rng, temperature, top_k))
+    return np.array(ids)
+
+
+def generate_text(params, config, vocab, prompt, max_new_tokens, seed=0, temperature=1.0, top_k=None):
+    """The prompt and its continuation as text; a prompt character outside the vocabulary is an error."""
+    ids = encode(prompt, vocab)
+    out = generate(params, config, ids, max_new_tokens, np.random.default_rng(seed), temperature, top_k)
+    return decode(out, vocab)

@@ -1,0 +1,68 @@
+"""Optimisation: AdamW updates, global-norm gradient clipping and a warm-up-then-cosine learning rate.
+
+AdamW keeps running averages of each gradient (m) and of its square (v) and steps by ``m / sqrt(v)``, so every
+parameter gets its own step size. Weight decay is applied directly to the weights ("decoupled"), and only to
+matrices: shrinking biases and norm gains toward 0 does not regularise anything useful.
+"""
+import math
+
+import numpy as np
+
+from .errors import LayerwiseError
+
+
+def adamw_init(params):
+    """Optimizer state: zero first and second moments for every parameter, and a step counter."""
+    return {"m": {name: np.zeros_like(p) for name, p in params.items()},
+            "v": {name: np.zeros_like(p) for name, p in params.items()},
+            "step": 0}
+
+
+def adamw_step(params, grads, state, lr, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1):
+    """Update ``params`` in place by one AdamW step with bias-corrected moments."""
+    missing = [name for name in params if name not in grads]
+    if missing:
+        raise LayerwiseError(f"adamw_step: grads is missing {', '.join(missing)}")
+    beta1, beta2 = betas
+    state["step"] += 1
+    correction1 = 1.0 - beta1 ** state["step"]  # the moments start at 0; undo that bias early on
+    correction2 = 1.0 - beta2 ** state["step"]
+    for name, p in params.items():
+        g, m, v = grads[name], state["m"][name], state["v"][name]
+        m *= beta1
+        m += (1.0 - beta1) * g
+        v *= beta2
+        v += (1.0 - beta2) * g * g
+        if p.ndim >= 2:
+            p -= lr * weight_decay * p
+        p -= lr * (m / correction1) / (np.sqrt(v / correction2) + eps)
+
+
+def clip_grad_norm(grads, max_norm):
+    """Scale all gradients together so their joint Euclidean norm is at most ``max_norm``; return the norm before.
+
+    One global factor keeps the update's direction: clipping each array alone would bend it.
+    """
+    if not max_norm > 0:
+        raise LayerwiseError(f"clip_grad_norm: max_norm must be > 0, got {max_norm}")
+    total = math.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads.values()))
+    if not math.isfinite(total):
+        raise LayerwiseError("clip_grad_norm: the gradient norm is not finite; training has diverged")
+    if total > max_norm:
+        scale = max_norm / total
+        for g in grads.values():
+            g *= scale
+    return total
+
+
+def learning_rate(step, base_lr, warmup_steps, total_steps, min_ratio=0.1):
+    """Linear warm-up from ~0 to ``base_lr`` over ``warmup_steps``, then cosine decay to ``min_ratio * base_lr``.
+
+    ``step`` counts from 0. Warm-up avoids huge first updates while Adam's second moments are still unreliable.
+    """
+    if step < warmup_steps:
+        return base_lr * (step + 1) / warmup_steps
+    decay_steps = max(total_steps - warmup_steps, 1)
+    progress = min((step - warmup_steps) / decay_steps, 1.0)
+    cosine = 0.5 * (1.0 + math.cos(math.pi * progress))  # 1 -> 0
+    return base_lr * (min_ratio + (1.0 - min_ratio) * cosine)

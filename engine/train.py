@@ -1,0 +1,91 @@
+"""The training loop: random windows of the corpus, loss and gradients, clipping, an AdamW step, repeat.
+
+It reports progress as a text bar with the current loss, measures the validation loss now and then, and writes
+checkpoints so a long run can be stopped and its model used with ``python -m engine talk``.
+"""
+import sys
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from .checkpoint import save_checkpoint
+from .data import build_vocab, encode, get_batch, split_ids
+from .errors import ConfigError
+from .model import evaluate_loss, init_params, loss_and_grads
+from .optim import adamw_init, adamw_step, clip_grad_norm, learning_rate
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How to train (the model's own sizes live in GPTConfig)."""
+
+    steps: int = 2000
+    batch_size: int = 16
+    lr: float = 3e-3  # peak learning rate, reached after the warm-up
+    warmup_steps: int = 100
+    grad_clip: float = 1.0  # maximum global gradient norm
+    weight_decay: float = 0.1
+    eval_every: int = 200  # steps between validation-loss measurements (and progress lines when not a terminal)
+    eval_batches: int = 8
+    checkpoint_path: str | None = None
+    checkpoint_every: int = 500
+    seed: int = 0
+
+
+class TrainResult(NamedTuple):
+    params: dict
+    config: object
+    vocab: list
+    history: dict  # "train_loss": one float per step; "val_loss": (step, loss) pairs
+
+
+def progress_bar(step, total, loss, width=30):
+    """``[#####-----]  120/500  loss 2.3141``: how far along, and how well it is going."""
+    filled = int(width * step / max(total, 1))
+    return f"[{'#' * filled}{'-' * (width - filled)}] {step:>{len(str(total))}}/{total}  loss {loss:.4f}"
+
+
+def _validation_loss(params, val_ids, config, settings):
+    rng = np.random.default_rng(settings.seed + 1)  # the same windows every time, so values are comparable
+    losses = [evaluate_loss(params, *get_batch(val_ids, settings.batch_size, config.seq_len, rng), config)
+              for _ in range(settings.eval_batches)]
+    return float(np.mean(losses))
+
+
+def train(config, text, settings=TrainSettings(), out=sys.stderr):
+    """Train a fresh model on ``text``; ``config.vocab_size`` is set from the text's characters."""
+    vocab = build_vocab(text)
+    if config.vocab_size not in (None, len(vocab)):
+        raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has {len(vocab)} "
+                          f"distinct characters")
+    config = config.with_overrides(vocab_size=len(vocab))
+    train_ids, val_ids = split_ids(encode(text, vocab))
+    has_val = len(val_ids) > config.seq_len
+    params = init_params(config, settings.seed)
+    state = adamw_init(params)
+    rng = np.random.default_rng(settings.seed)
+    history = {"train_loss": [], "val_loss": []}
+    live = hasattr(out, "isatty") and out.isatty()  # redraw one line on a terminal, print lines into a log
+    for step in range(settings.steps):
+        x, y = get_batch(train_ids, settings.batch_size, config.seq_len, rng)  # (B, T) each
+        loss, grads = loss_and_grads(params, x, y, config, rng if config.dropout > 0 else None)
+        clip_grad_norm(grads, settings.grad_clip)
+        lr = learning_rate(step, settings.lr, settings.warmup_steps, settings.steps)
+        adamw_step(params, grads, state, lr, weight_decay=settings.weight_decay)
+        history["train_loss"].append(loss)
+        done = step + 1
+        report = done % settings.eval_every == 0 or done == settings.steps
+        if report and has_val:
+            history["val_loss"].append((done, _validation_loss(params, val_ids, config, settings)))
+        if live or report:
+            line = progress_bar(done, settings.steps, loss)
+            if report and has_val:
+                line += f"  val {history['val_loss'][-1][1]:.4f}"
+            out.write(("\r" + line) if live else (line + "\n"))
+            out.flush()
+        if settings.checkpoint_path and (done % settings.checkpoint_every == 0 or done == settings.steps):
+            save_checkpoint(settings.checkpoint_path, params, config, vocab, done)
+    if live:
+        out.write("\n")
+    return TrainResult(params, config, vocab, history)
