@@ -1,6 +1,8 @@
 """Shared by the site tests: render Markdown through the cross-linker outside mkdocs, read tables back as text."""
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,6 +16,15 @@ if str(REPO / "scripts") not in sys.path:
 
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
+
+
+def mkdocs_build(config: Path, site_dir: Path) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` in a subprocess, as a developer or CI runs it."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
+        capture_output=True, text=True, env=env, cwd=config.parent, timeout=600,
+    )
 
 
 def fixture_project(root: Path = FIXTURE) -> Project:

@@ -1,0 +1,80 @@
+"""The real site, built strictly once per session: every internal link and anchor resolves, nothing is loaded
+from another origin, KaTeX is vendored, every engine module has a source page.
+
+The crawler here is written independently of scripts/crosslink/linkcheck.py, so a bug there cannot hide here.
+"""
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from crosslink_harness import REPO
+
+HREF = re.compile(r'<(a|link|script|img)\b[^>]*?\b(href|src)="([^"]*)"', re.S)
+LOADING_TAG = re.compile(r"<(?:link|script|img|iframe|source)\b[^>]*>", re.S)
+ID = re.compile(r'\b(?:id|name)="([^"]+)"')
+
+
+def _pages(site: Path):
+    return sorted(site.rglob("*.html"))
+
+
+def test_every_internal_link_and_anchor_resolves(built_site):
+    ids = {page: set(ID.findall(page.read_text())) for page in _pages(built_site)}
+    broken, checked = [], 0
+    for page, _ in ids.items():
+        if page.name == "404.html":
+            continue  # the 404 page's links are absolute (it is served from any path)
+        for tag, _, url in HREF.findall(page.read_text()):
+            parts = urlsplit(url)
+            if parts.scheme or parts.netloc or url.startswith(("mailto:", "data:", "javascript:")):
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            if target.is_dir():
+                target = target / "index.html"
+            checked += 1
+            if not target.is_file():
+                broken.append(f"{page.relative_to(built_site)}: {url} (no such file)")
+            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in ids[target]:
+                broken.append(f"{page.relative_to(built_site)}: {url} (no such anchor)")
+    assert broken == []
+    assert checked > 1000  # the crawl really ran over the code tables' line links
+
+
+def test_nothing_is_loaded_from_another_origin(built_site):
+    external = []
+    for page in _pages(built_site):
+        for tag in LOADING_TAG.findall(page.read_text()):
+            url = re.search(r'\b(?:href|src)="([^"]*)"', tag)
+            if url and urlsplit(url.group(1)).netloc and 'rel="canonical"' not in tag:  # canonical loads nothing
+                external.append(f"{page.relative_to(built_site)}: {tag}")
+    assert external == []
+    css = "\n".join(p.read_text() for p in built_site.rglob("*.css"))
+    assert "fonts.googleapis" not in css and "fonts.gstatic" not in css
+
+
+def test_katex_is_vendored_with_its_fonts(built_site):
+    katex = built_site / "assets" / "vendor" / "katex"
+    assert (katex / "katex.min.js").is_file() and (katex / "contrib" / "auto-render.min.js").is_file()
+    css = (katex / "katex.min.css").read_text()
+    for font in set(re.findall(r"url\((fonts/[^)]+)\)", css)):
+        assert (katex / font).is_file(), font
+    linear = (built_site / "layers" / "linear" / "index.html").read_text()
+    assert "assets/vendor/katex/katex.min.js" in linear and "assets/katex-init.js" in linear
+
+
+def test_every_engine_module_has_a_numbered_source_page(built_site):
+    modules = sorted(p.relative_to(REPO).with_suffix("").as_posix() for p in (REPO / "engine").rglob("*.py"))
+    for module in modules:
+        page = built_site / "source" / module / "index.html"
+        assert page.is_file(), module
+        lines = (REPO / f"{module}.py").read_text().splitlines()
+        assert f'id="L{len(lines)}"' in page.read_text(), module
+
+
+def test_layer_pages_show_the_full_anatomy(built_site):
+    for name in ("linear", "layernorm", "embedding"):
+        html = (built_site / "layers" / name / "index.html").read_text()
+        assert html.count('class="lw-equation"') >= 2, name  # forward and backward at least
+        assert 'class="lw-codemath"' in html and 'class="lw-impl"' in html and 'class="lw-shapes"' in html, name
+        assert "Tested by:" in html and "Called by:" in html, name
+        assert html.count("<details") >= 3, name  # knowledge-check answers, revealed on demand
