@@ -32,7 +32,8 @@ def save_checkpoint(path, params, config, vocab, step=0):
 
 def _read_arrays(path):
     try:
-        with np.load(path, allow_pickle=False) as data:
+        # Open the file ourselves so it is closed even when NumPy gives up half-way through a damaged archive.
+        with open(path, "rb") as file, np.load(file, allow_pickle=False) as data:
             return {key: data[key] for key in data.files}
     except FileNotFoundError:
         raise CheckpointError(f"load_checkpoint: no checkpoint at {path}") from None

@@ -1,0 +1,104 @@
+"""Sampling, generation, the training loop and the command line, end to end on tiny sizes."""
+import io
+
+import numpy as np
+import pytest
+
+from engine import model
+from engine.__main__ import main
+from engine.config import GPTConfig
+from engine.errors import LayerwiseError, VocabularyError
+from engine.generate import generate, generate_text, sample_next
+from engine.train import TrainSettings, progress_bar, train
+
+TEXT = "the cat sat on the mat. " * 20
+TINY = GPTConfig(seq_len=8, emb_dim=8, num_heads=2, ff_dim=16, num_layers=1)
+
+
+def test_sampling_follows_softmax_at_temperature_one():
+    rng = np.random.default_rng(0)
+    logits = np.log(np.array([0.1, 0.2, 0.7]))  # softmax gives back these probabilities
+    counts = np.bincount([sample_next(logits, rng) for _ in range(20_000)], minlength=3) / 20_000
+    np.testing.assert_allclose(counts, [0.1, 0.2, 0.7], atol=0.015)
+
+
+def test_top_k_and_temperature():
+    rng = np.random.default_rng(1)
+    logits = np.array([0.0, 1.0, 2.0, 3.0])
+    assert {sample_next(logits, rng, top_k=2) for _ in range(300)} == {2, 3}
+    assert {sample_next(logits, rng, top_k=1) for _ in range(50)} == {3}
+    assert {sample_next(logits, rng, temperature=0.01) for _ in range(50)} == {3}  # nearly greedy
+    hot = [sample_next(logits, rng, temperature=100.0) for _ in range(2000)]  # nearly uniform
+    assert min(np.bincount(hot, minlength=4)) > 350
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"temperature": 0}, r"sample_next: temperature must be a finite number > 0, got 0"),
+    ({"temperature": float("nan")}, r"temperature must be a finite number > 0, got nan"),
+    ({"top_k": 5}, r"sample_next: top_k must be None or an integer in \[1, 4\], got 5"),
+    ({"top_k": 0}, r"top_k must be None or an integer in \[1, 4\], got 0"),
+])
+def test_bad_sampling_arguments(kwargs, message):
+    with pytest.raises(LayerwiseError, match=message):
+        sample_next(np.zeros(4), np.random.default_rng(0), **kwargs)
+
+
+def test_generation_crops_long_prompts_to_the_context():
+    config = TINY.with_overrides(vocab_size=5)
+    params = model.init_params(config)
+    prompt = np.arange(20) % 5  # longer than seq_len = 8
+    out = generate(params, config, prompt, 6, np.random.default_rng(0))
+    assert len(out) == 26 and list(out[:20]) == list(prompt)
+    assert out.min() >= 0 and out.max() < 5
+    with pytest.raises(LayerwiseError, match=r"generate: the prompt is empty"):
+        generate(params, config, [], 3, np.random.default_rng(0))
+
+
+def test_generate_text_names_a_prompt_character_missing_from_the_vocabulary():
+    vocab = list(" abc")
+    config = TINY.with_overrides(vocab_size=4)
+    params = model.init_params(config)
+    assert generate_text(params, config, vocab, "ab", 5).startswith("ab")
+    with pytest.raises(VocabularyError, match=r"encode: character 'Q' \(at position 1\) is not in the vocabulary"):
+        generate_text(params, config, vocab, "aQ", 5)
+
+
+def test_progress_bar():
+    assert progress_bar(5, 10, 2.5, width=10) == "[#####-----]  5/10  loss 2.5000"
+
+
+def test_training_lowers_the_loss_and_writes_a_checkpoint(tmp_path):
+    out = io.StringIO()
+    settings = TrainSettings(steps=60, batch_size=8, lr=1e-2, warmup_steps=5, eval_every=20,
+                             checkpoint_path=str(tmp_path / "m.npz"), checkpoint_every=30)
+    result = train(TINY, TEXT, settings, out=out)
+    losses = result.history["train_loss"]
+    assert len(losses) == 60 and result.config.vocab_size == len(set(TEXT))
+    assert np.mean(losses[-10:]) < np.mean(losses[:10]) - 0.5
+    assert [step for step, _ in result.history["val_loss"]] == [20, 40, 60]
+    assert out.getvalue().count("loss") == 3 and "60/60" in out.getvalue()
+    assert (tmp_path / "m.npz").exists()
+
+
+def test_training_refuses_a_vocabulary_size_that_does_not_fit():
+    with pytest.raises(LayerwiseError, match=r"train: config.vocab_size is 3 but the text has 11 distinct characters"):
+        train(TINY.with_overrides(vocab_size=3), TEXT, TrainSettings(steps=1))
+
+
+def test_command_line_train_then_talk(tmp_path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(TEXT, encoding="utf-8")
+    checkpoint = tmp_path / "ckpt.npz"
+    sizes = ["--set", "emb_dim=8", "--set", "num_heads=2", "--set", "ff_dim=16", "--set", "num_layers=1"]
+    assert main(["train", "--corpus", str(corpus), "--steps", "5", "--out", str(checkpoint), *sizes]) == 0
+    assert f"saved {checkpoint}" in capsys.readouterr().out
+    assert main(["talk", "--checkpoint", str(checkpoint), "--prompt", "the ", "--tokens", "10"]) == 0
+    spoken = capsys.readouterr().out
+    assert spoken.startswith("the ") and len(spoken.rstrip("\n")) == 14
+
+
+def test_command_line_errors_are_reported_not_raised(tmp_path, capsys):
+    assert main(["train", "--set", "emb_dim=big"]) == 2
+    assert "error: GPTConfig: emb_dim must be an integer, got 'big'" in capsys.readouterr().err
+    assert main(["talk", "--checkpoint", str(tmp_path / "none.npz"), "--prompt", "x"]) == 2
+    assert "error: load_checkpoint: no checkpoint at" in capsys.readouterr().err
