@@ -70,6 +70,8 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri.startswith(_build.project.source_dir + "/"):
+        return markdown  # generated source pages are code, already rendered: no directives, no inline values
     return _build.prepare_page(page.file.src_uri, page.url, markdown)
 
 
