@@ -34,7 +34,8 @@ _build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config s
 def project_of(config) -> Project:
     """The code next to mkdocs.yml; `extra: {crosslink_package: ...}` names another package (test fixtures)."""
     root = Path(config.config_file_path).resolve().parent
-    return Project(root=root, package=config.extra.get("crosslink_package", "engine"), exclude=("tests/site/fixtures",))
+    return Project(root=root, package=config.extra.get("crosslink_package", "engine"), exclude=("tests/site/fixtures",),
+                   demos=("engine/examples",))
 
 
 def on_config(config):

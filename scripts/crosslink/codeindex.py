@@ -188,9 +188,9 @@ class CodeIndex:
     def function(self, qualname: str) -> FunctionInfo | None:
         return self.functions.get(qualname)
 
-    def call_sites(self, qualname: str, under: str) -> list[CallSite]:
-        """Calls of `qualname` made from files under the folder `under` (e.g. "engine/" or "tests/")."""
-        calls = [c for c in self._callers.get(qualname, []) if c.path.startswith(under)]
+    def call_sites(self, qualname: str, where) -> list[CallSite]:
+        """Calls of `qualname` made from files for which `where(path)` is true, in file and line order."""
+        calls = [c for c in self._callers.get(qualname, []) if where(c.path)]
         return sorted(calls, key=lambda c: (c.path, c.lineno))
 
     def line(self, path: str, lineno: int) -> str:

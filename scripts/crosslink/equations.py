@@ -92,15 +92,15 @@ def resolve(equation: Equation, index: CodeIndex, project: Project) -> list[Buil
             return [problem(str(error))]
         inline = {}
         for path, fi in index.files.items():
-            if not path.startswith(project.package + "/"):
+            if not project.is_model_code(path):
                 continue
             for node in find_matches(pattern, fi.tree):
                 if path == function.path and node.lineno in own_lines:
                     continue
                 inline.setdefault((path, node.lineno), node.end_lineno)
         rows += [_row(index, "Written inline", p, a, b) for (p, a), b in sorted(inline.items())]
-    for role, folder in (("Calls it", project.package + "/"), ("Tests it", project.tests + "/")):
-        rows += [_row(index, role, c.path, c.lineno, c.end_lineno) for c in index.call_sites(equation.code, folder)]
+    for role, where in (("Calls it", project.is_model_code), ("Tests it", project.is_test)):
+        rows += [_row(index, role, c.path, c.lineno, c.end_lineno) for c in index.call_sites(equation.code, where)]
     equation.rows = rows
     return []
 

@@ -12,10 +12,18 @@ class Project:
     tests: str = "tests"  # folder of the tests whose calls count as "Tests it"
     source_dir: str = "source"  # site folder of the generated source pages
     exclude: tuple[str, ...] = ()  # folders under package/tests that are not part of the project (fixtures)
+    demos: tuple[str, ...] = ()  # package folders that only demonstrate helpers (widget kinds): not "Calls it"
+
+    def is_model_code(self, path: str) -> bool:
+        """In the package, and not a demonstration: where "Calls it", "Written inline" and "Called by" look."""
+        return path.startswith(self.package + "/") and not any(path.startswith(d.rstrip("/") + "/") for d in self.demos)
 
     @property
     def folders(self) -> list[str]:
         return [self.package, self.tests]
+
+    def is_test(self, path: str) -> bool:
+        return path.startswith(self.tests + "/")
 
     def source_page(self, path: str) -> str:
         """Docs-relative Markdown path of the generated page of `path`: engine/norms.py -> source/engine/norms.md."""

@@ -90,9 +90,13 @@ def render_equation(equation: Equation, latex: str, project: Project, page_url: 
 
 
 def render_codemath(equations: list[Equation], project: Project, page_url: str) -> str:
-    rows = []
+    """One row per (equation, role, line). Call sites depend only on the helper, so when several equations of the
+    table name the same helper, its "Calls it" and "Tests it" rows appear once, under the first of them."""
+    rows, callers_shown = [], set()
     for equation in equations:
         for role in ROLES:
+            if role in ("Calls it", "Tests it") and equation.code in callers_shown:
+                continue
             for row in equation.rows_for(role):
                 href = relative_url(project.source_url(row.path, row.lineno), page_url)
                 rows.append(
@@ -101,6 +105,7 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
                     f'<td><code>{escape(project.short_name(row.function))}</code></td>'
                     f'<td><code>{escape(row.code)}</code></td></tr>'
                 )
+        callers_shown.add(equation.code)
     head = "<tr><th>Equation</th><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
     return f'<table class="lw-codemath"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 
@@ -124,9 +129,9 @@ def render_implementation(symbol: str, index: CodeIndex, project: Project, page_
     lines = file.lines[first - 1 : function.end_lineno]
     page_href = relative_url(project.source_url(function.path, first), page_url)
     code = render_code(lines, first, lambda n: relative_url(project.source_url(function.path, n), page_url))
-    called_by = _use_list(index.call_sites(symbol, project.package + "/"), index, project, page_url,
+    called_by = _use_list(index.call_sites(symbol, project.is_model_code), index, project, page_url,
                           f"nothing in {project.package}/ calls it")
-    tested_by = _use_list(index.call_sites(symbol, project.tests + "/"), index, project, page_url,
+    tested_by = _use_list(index.call_sites(symbol, project.is_test), index, project, page_url,
                           "no test calls it directly")
     return (
         f'<div class="lw-impl"><div class="lw-impl__head"><a href="{escape(page_href)}">'

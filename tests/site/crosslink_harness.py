@@ -31,10 +31,10 @@ def fixture_project(root: Path = FIXTURE) -> Project:
     return Project(root=root, package="toy")
 
 
-def render(text: str, page: str = "layers/toy.md", url: str = "layers/toy/", root: Path = FIXTURE):
+def render(text: str, page: str = "layers/toy.md", url: str = "layers/toy/", root: Path = FIXTURE, package: str = "toy"):
     """(html, problems, build) for one page of Markdown against the fixture package."""
     problems: list[str] = []
-    build = SiteBuild(fixture_project(root), problems.append)
+    build = SiteBuild(Project(root=root, package=package), problems.append)
     build.collect({page: text}, {page: url})
     md = markdown.Markdown(
         extensions=["pymdownx.superfences", "pymdownx.arithmatex", "pymdownx.tabbed"],
