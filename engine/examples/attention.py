@@ -69,7 +69,7 @@ def compute(q, k, v, dout):
 
     row = min(1, T - 1)  # row 1 has two allowed positions, the first that is worth spelling out
     terms = " + ".join(f"{format_compact(a)} × {format_compact(b)}" for a, b in zip(q[row], k[0]))
-    arithmetic = (f"Row {row + 1}, column 1 of S: (q{row} · k0) / √{hs} = ({terms}) / "
+    arithmetic = (f"S[t{row}, t0] = (q{row} · k0) / √{hs} = ({terms}) / "
                   f"{format_compact(math.sqrt(hs))} = {format_number(scores[row, 0])}")
 
     unscaled = _weights_with_mask(raw, mask)  # (T, T)
@@ -80,8 +80,8 @@ def compute(q, k, v, dout):
         "Every row of A sums to 1: " + ", ".join(format_compact(s) for s in weights.sum(axis=1)) + ".",
         f"Without the 1/√hs the largest weight of the last row would be {format_compact(unscaled[-1].max())} "
         f"instead of {format_compact(weights[-1].max())}: unscaled scores make the softmax sharper.",
-        f"Adding 1 to the last value moves output row 1 by {format_compact(leak_right)} with the causal mask and by "
-        f"{format_compact(leak_wrong)} with the wrong triangle (s ≥ t), which lets row 1 read the future.",
+        f"Adding 1 to the last value moves output row t0 by {format_compact(leak_right)} with the causal mask and by "
+        f"{format_compact(leak_wrong)} with the wrong triangle (s ≥ t), which lets t0 read the future.",
         "Masking after the softmax instead leaves row sums of "
         + ", ".join(format_compact(s) for s in after.sum(axis=1)) + ".",
         f"The whole layer (d = {2 * hs}, {LAYER_HEADS} heads of size {hs}, x = [q k], weights drawn from seed "

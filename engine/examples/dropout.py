@@ -87,7 +87,7 @@ def compute(x, dy, p, seed):
          ("mean of x", [1, MEAN_DRAWS], [target, target])],
         x_label="number of draws", y_label="mean of y over the draws")
 
-    arithmetic = (f"Row 1, column 1 of y: x × m / (1 − p) = {format_compact(x[0, 0])} × {int(mask[0, 0])} / "
+    arithmetic = (f"y[t0, j0] = x × m / (1 − p) = {format_compact(x[0, 0])} × {int(mask[0, 0])} / "
                   f"{format_compact(1 - p)} = {format_number(y[0, 0])}")
     notes = (
         f"Kept {int(mask.sum())} of {mask.size} entries; each kept entry is multiplied by 1/(1 − p) = "

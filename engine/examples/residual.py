@@ -103,12 +103,12 @@ def compute(x, W, dy, gain, layers, seed):
 
     gap = gradient_gap(loss, {"x": x, "W": W}, {"x": dx, "W": dW})
 
-    arithmetic = (f"Entry 1 of dx: dy (skip) + (dy @ W.T) (through f) = {format_compact(dx_skip[0])} + "
+    arithmetic = (f"dx[j0] = dy (skip) + (dy @ W.T) (through f) = {format_compact(dx_skip[0])} + "
                   f"{format_compact(dx_branch[0])} = {format_number(dx[0])}")
     signal, gradient = signal_through_depth(float(gain), layers, seed)
     depth = np.arange(layers + 1)
     notes = (
-        f"Mistake: writing dx = (dy @ W.T) after dx = dy keeps only the branch: entry 1 would be "
+        f"Mistake: writing dx = (dy @ W.T) after dx = dy keeps only the branch: dx[j0] would be "
         f"{format_compact(dx_branch[0])} instead of {format_compact(dx[0])}.",
         f"After {layers} layers with gain {format_compact(gain)}, the signal's standard deviation is: "
         + "; ".join(f"{v} {format_compact(signal[v][-1])}" for v in VARIANTS) + ".",

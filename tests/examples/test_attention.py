@@ -50,7 +50,7 @@ def test_defaults_match_the_loop_implementation():
     assert block(result, "A")[0].tolist() == [1, 0, 0, 0]
     assert block(result, "out")[0].tolist() == inputs["v"][0]
     # S[1][0] = (2 * 1 + 1 * 0) / sqrt(2) = sqrt(2)
-    assert result["arithmetic"] == "Row 2, column 1 of S: (q1 · k0) / √2 = (2 × 1 + 1 × 0) / 1.4142 = 1.4142"
+    assert result["arithmetic"] == "S[t1, t0] = (q1 · k0) / √2 = (2 × 1 + 1 × 0) / 1.4142 = 1.4142"
     assert block(result, "M").tolist() == np.tril(np.ones((4, 4))).tolist()
 
 

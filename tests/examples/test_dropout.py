@@ -18,7 +18,7 @@ def test_seed_example_p_half_mask_1011():
     assert block(result, "y") == [[2, 0, 2, 2]]
     # backward by hand with dy = (1, 2, 3, 4): the same mask, the same factor 2
     assert block(result, "dx") == [[2, 0, 6, 8]]
-    assert result["arithmetic"] == "Row 1, column 1 of y: x × m / (1 − p) = 1 × 1 / 0.5 = 2.0000"
+    assert result["arithmetic"] == "y[t0, j0] = x × m / (1 − p) = 1 × 1 / 0.5 = 2.0000"
     assert result["gradcheck"]["ok"]
     assert result["notes"][0] == "Kept 3 of 4 entries; each kept entry is multiplied by 1/(1 − p) = 2."
 

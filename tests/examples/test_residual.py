@@ -18,8 +18,8 @@ def test_gradient_is_one_plus_one_half():
     assert block(result, "dx_skip") == [1, 1]
     assert block(result, "dx_branch") == [0.5, 0.5]
     assert block(result, "dx") == [1.5, 1.5]
-    assert result["arithmetic"] == "Entry 1 of dx: dy (skip) + (dy @ W.T) (through f) = 1 + 0.5 = 1.5000"
-    assert "entry 1 would be 0.5 instead of 1.5" in result["notes"][0]
+    assert result["arithmetic"] == "dx[j0] = dy (skip) + (dy @ W.T) (through f) = 1 + 0.5 = 1.5000"
+    assert "dx[j0] would be 0.5 instead of 1.5" in result["notes"][0]
     assert result["gradcheck"]["ok"]
 
 
