@@ -43,7 +43,7 @@ def compute(depth, width, std):
         stds = init.signal_propagation(weight_std, num_layers=depth, width=width, num_samples=SAMPLES)  # (L,)
         # log10: the stds span twenty orders of magnitude, too many for fixed decimals
         blocks.append(Block(name, f"weights {label}: log10 of the std after each layer", np.log10(stds), ("L",)))
-        series.append((label, range(1, depth + 1), stds))
+        series.append((label, range(depth), stds))  # layers numbered from 0, as in the tables
         factors.append(f"{label}: {format_compact(math.sqrt(width * sigma**2 / 2), 3)}")
     he_std = math.sqrt(2.0 / width)
     arithmetic = (f"He with width {width}: std √(2 / {width}) = {format_number(he_std)}, so each layer multiplies "

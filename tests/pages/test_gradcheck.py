@@ -1,0 +1,52 @@
+"""The Gradient checking page: the precision table against IEEE 754 by hand, and the knowledge-check arithmetic."""
+import importlib
+import math
+import pkgutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import engine
+from engine import norms
+from engine.gradcheck import check_layer, relative_error
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+
+PAGE = (REPO / "docs" / "model" / "gradcheck.md").read_text()
+SCOPE = {"np": np, "engine": engine, **{info.name: importlib.import_module(f"engine.{info.name}")
+                                        for info in pkgutil.iter_modules(engine.__path__)}}
+SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+
+
+def test_the_precision_table():
+    # Machine epsilon is 2^-52 for float64 (52 fraction bits) and 2^-23 for float32 (23 fraction bits).
+    eps64, eps32 = 2.0**-52, 2.0**-23
+    expected = [f"{eps64:.1e}", f"{eps64 ** (1 / 3):.0e}", f"{eps64 ** (2 / 3):.0e}",
+                f"{eps32:.1e}", f"{eps32 ** (1 / 3):.0e}", f"{eps32 ** (2 / 3):.0e}"]
+    assert SHOWN == expected
+    assert SHOWN[1] == "6e-06"  # so h = 1e-5 is near the best step in float64
+
+
+def test_knowledge_check_arithmetic():
+    assert f"{(1.1**3 - 1) / 0.1:.2f}" == "3.31" and "= 3.31" in PAGE
+    assert f"{(1.1**3 - 0.9**3) / 0.2:.2f}" == "3.01" and "= 3.01" in PAGE
+    error = relative_error([1.0, 2.0], [1.0, 2.001])
+    assert math.isclose(error, 0.001 / (math.sqrt(5) + math.sqrt(1 + 2.001**2)))
+    assert f"{error:.1e}" == "2.2e-04" and "2.2 \\times 10^{-4}" in PAGE
+    assert 2 * 32 * 128 == 8192 and "= 8192" in PAGE
+
+
+def test_the_orders_of_magnitude_the_page_promises():
+    rng = np.random.default_rng(0)
+    inputs = {"x": rng.standard_normal((3, 5)), "gamma": rng.standard_normal(5)}
+    # A correct backward in float64 with h = 1e-5: around 1e-10 or smaller.
+    correct = check_layer(norms.rmsnorm_forward, norms.rmsnorm_backward, inputs, ("x", "gamma"))
+    assert max(correct.values()) < 1e-9
+    # A one-sided difference at h = 1e-5 is off by about h * f''/2; for exp at 0 that is 5e-6.
+    one_sided = (math.exp(1e-5) - 1) / 1e-5
+    assert 1e-6 < one_sided - 1 < 1e-5
+    central = (math.exp(1e-5) - math.exp(-1e-5)) / 2e-5
+    assert abs(central - 1) < 1e-10
