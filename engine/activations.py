@@ -43,7 +43,7 @@ def relu_backward(dy, cache):
 def gelu_tanh_forward(x):
     """GPT-2's GELU: ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``; returns ``(y, cache)``."""
     x = _checked_input("gelu_tanh_forward", x)  # (...)
-    t = np.tanh(SQRT_2_OVER_PI * (x + GELU_CUBIC * x**3))  # (...)
+    t = np.tanh(SQRT_2_OVER_PI * (x + GELU_CUBIC * x * x * x))  # (...); x * x * x is far faster than x**3
     return 0.5 * x * (1.0 + t), {"x": x, "tanh": t}
 
 

@@ -18,7 +18,8 @@ def linear_forward(X, W, b):
     check_shape("linear_forward", "b", b, (W.shape[1],))
     for name, array in (("X", X), ("W", W), ("b", b)):
         check_finite("linear_forward", name, array)
-    Y = X @ W + b  # (..., n_out)
+    X2 = X.reshape(-1, W.shape[0])  # (N, n_in): NumPy runs one BLAS product for 2-D, a loop of them for 3-D
+    Y = (X2 @ W + b).reshape(X.shape[:-1] + (W.shape[1],))  # (..., n_out)
     return Y, {"X": X, "W": W}
 
 
@@ -27,9 +28,9 @@ def linear_backward(dY, cache):
     X, W = cache["X"], cache["W"]  # (..., n_in), (n_in, n_out)
     dY = as_float_array("linear_backward", "dY", dY)
     check_shape("linear_backward", "dY", dY, X.shape[:-1] + (W.shape[1],))
-    dX = dY @ W.T  # (..., n_in)
     X2 = X.reshape(-1, W.shape[0])  # (N, n_in): every leading position is one more example
     dY2 = dY.reshape(-1, W.shape[1])  # (N, n_out)
-    dW = X2.T @ dY2  # (n_in, n_out)
+    dX = (dY2 @ W.T).reshape(X.shape)  # (..., n_in)
+    dW = X2.T @ dY2  # (n_in, n_out): sums over every example
     db = dY2.sum(axis=0)  # (n_out,)
     return dX, dW, db
