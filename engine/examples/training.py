@@ -20,7 +20,7 @@ from .kind import Block, Dim, Kind, Operand, Result
 from .svg import line_chart
 
 TINY = GPTConfig(seq_len=16, emb_dim=24, num_heads=2, ff_dim=48, num_layers=1)  # trains ~200 steps per second
-MAX_STEPS, MAX_BATCH = 150, 32
+MAX_STEPS, MAX_BATCH = 120, 16
 EVALUATIONS = 6  # validation points on the curve
 
 
