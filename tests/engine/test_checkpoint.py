@@ -68,7 +68,8 @@ def test_pickled_objects_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda a: a.update(format=np.array("other-format")), r"has format 'other-format'; expected 'layerwise-checkpoint-1'"),
+    (lambda a: a.update(format=np.array("other-format")),
+     r"has format 'other-format'; expected 'layerwise-checkpoint-1'"),
     (lambda a: a.pop("config_json"), r"has no config_json; it is not a Layerwise checkpoint"),
     (lambda a: a.update(config_json=np.array("{not json")), r"config_json in .* is not valid JSON"),
     (lambda a: a.update(config_json=np.array(json.dumps({**CONFIG.to_dict(), "size": 3}))),

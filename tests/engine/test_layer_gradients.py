@@ -70,7 +70,8 @@ def test_embedding_with_repeated_ids():
 
 def test_token_plus_position_embedding():
     inputs = {"ids": np.array([[2, 2, 0], [1, 2, 4]]), "tok_emb": normal(12, 5, 4), "pos_emb": normal(13, 6, 4)}
-    errors = check_layer(embedding.token_position_forward, embedding.token_position_backward, inputs, ("tok_emb", "pos_emb"))
+    errors = check_layer(embedding.token_position_forward, embedding.token_position_backward, inputs,
+                         ("tok_emb", "pos_emb"))
     assert_all_close(errors)
 
 
