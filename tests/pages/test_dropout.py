@@ -1,0 +1,51 @@
+"""The Dropout page: its inline values and typed answers against the seeds' example, hand arithmetic and sampling."""
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import engine
+from engine import config, dropout, model
+from engine.examples.dropout import MEAN_DRAWS
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+
+PAGE = (REPO / "docs" / "layers" / "dropout.md").read_text()
+SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
+SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+
+
+def test_inline_values_are_the_seed_example():
+    # the seeds: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
+    assert SHOWN == ["[1, 0, 1, 1]", "[2, 0, 2, 2]"]
+
+
+def test_typed_answers():
+    y, cache = dropout.dropout_forward(np.array([5.0]), 0.2, np.array([True]))
+    assert y[0] == 5 / 0.8 == 6.25 and "5 / 0.8 = 6.25" in PAGE
+    assert 0.8 * 6.25 + 0.2 * 0 == 5
+    assert f"{MEAN_DRAWS} fresh masks" in PAGE
+    assert config.GPTConfig().dropout == 0.0 and "`GPTConfig.dropout = 0.0`" in PAGE
+
+
+def test_variance_is_x_squared_p_over_one_minus_p():
+    rng = np.random.default_rng(0)
+    for p, x in ((0.5, 1.0), (0.2, 3.0)):
+        mask = dropout.dropout_mask((400_000,), p, rng)
+        y, _ = dropout.dropout_forward(np.full(400_000, x), p, mask)
+        expected = x * x * p / (1 - p)
+        assert abs(y.var() - expected) < 0.02 * expected + 0.01
+    assert "$x^2\\, p / (1 - p)$" in PAGE
+
+
+def test_the_model_drops_only_when_given_a_generator():
+    cfg = config.GPTConfig(vocab_size=7, seq_len=4, emb_dim=8, num_heads=2, ff_dim=16, num_layers=1, dropout=0.5)
+    params = model.init_params(cfg, seed=0)
+    ids = np.array([[1, 2, 3, 4]])
+    evaluation = [model.forward(params, ids, cfg)[0] for _ in range(2)]
+    np.testing.assert_array_equal(evaluation[0], evaluation[1])  # no rng: the identity, so deterministic
+    training = model.forward(params, ids, cfg, rng=np.random.default_rng(0))[0]
+    assert not np.allclose(training, evaluation[0])
+    assert "applies dropout only when it is given a\nrandom generator" in PAGE

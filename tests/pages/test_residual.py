@@ -1,0 +1,47 @@
+"""The Residual page: its inline values and typed answers against hand calculations and the engine."""
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import engine
+from engine import config, linear, model, residual
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+
+PAGE = (REPO / "docs" / "layers" / "residual.md").read_text()
+SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
+SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+
+
+def test_inline_values_match_hand_calculations():
+    ln_params = 12 * 2 * (2 * 768) + 2 * 768  # GPT-2 small: two norms per block, one final, 2 d each
+    assert ln_params == 38_400
+    assert SHOWN == ["38,400", "[1.1, -0.8]", f"{0.7 ** 12:.3f}"]
+    assert SHOWN[2] == "0.014"  # the seed's "0.014 of the signal after 12 layers"
+
+
+def test_gradient_one_and_a_half():
+    v, W = np.array([1.0, -1.0]), 0.5 * np.eye(2)
+    fv, f_cache = linear.linear_forward(v, W, np.zeros(2))
+    y, r_cache = residual.residual_forward(v, fv)
+    skip, dfv = residual.residual_backward(np.ones(2), r_cache)  # loss sum(y): dy = 1
+    through_f = linear.linear_backward(dfv, f_cache)[0]
+    assert skip.tolist() == [1, 1] and through_f.tolist() == [0.5, 0.5]
+    assert (skip + through_f).tolist() == [1.5, 1.5]
+    assert "0.5 instead of 1.5" in PAGE and "The two add up to 1.5" in PAGE
+
+
+def test_knowledge_check_jacobians():
+    assert round(1.01 ** 12, 2) == 1.13 and "\\approx 1.13\\, I" in PAGE
+    assert np.isclose(0.01 ** 12, 1e-24) and "= 10^{-24} I" in PAGE
+
+
+def test_pre_ln_has_a_final_norm_and_post_ln_does_not():
+    sizes = dict(vocab_size=5, seq_len=4, emb_dim=8, num_heads=2, ff_dim=16, num_layers=2)
+    pre = model.init_params(config.GPTConfig(**sizes, placement="pre"))
+    post = model.init_params(config.GPTConfig(**sizes, placement="post"))
+    assert "lnf_g" in pre and "lnf_g" not in post
+    assert config.GPTConfig().placement == "pre" and '`GPTConfig.placement = "pre"` (the default)' in PAGE
