@@ -58,3 +58,9 @@ def test_a_plain_reshape_mixes_positions():
     assert plain[0, 0, 2].tolist() == [4.0, 5.0]  # its "position 2" is really position 1, channels 0 and 1
     assert not np.array_equal(plain, heads)
     assert "`q.reshape(B, H, T, hs)`" in PAGE and "`transpose(0, 2, 1, 3)`" in PAGE
+
+
+def test_the_cited_engine_test_exists():
+    cited = "tests/engine/test_layer_gradients.py"
+    assert f"`test_multi_head_attention_including_every_parameter` in `{cited}`" in PAGE
+    assert "def test_multi_head_attention_including_every_parameter(" in (REPO / cited).read_text()

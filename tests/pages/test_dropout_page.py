@@ -49,3 +49,9 @@ def test_the_model_drops_only_when_given_a_generator():
     training = model.forward(params, ids, cfg, rng=np.random.default_rng(0))[0]
     assert not np.allclose(training, evaluation[0])
     assert "applies dropout only when it is given a\nrandom generator" in PAGE
+
+
+def test_the_cited_engine_test_exists():
+    cited = "tests/engine/test_layer_gradients.py"
+    assert f"`test_dropout_with_a_fixed_mask` in `{cited}`" in PAGE.replace("\n", " ")
+    assert "def test_dropout_with_a_fixed_mask(" in (REPO / cited).read_text()

@@ -45,3 +45,10 @@ def test_pre_ln_has_a_final_norm_and_post_ln_does_not():
     post = model.init_params(config.GPTConfig(**sizes, placement="post"))
     assert "lnf_g" in pre and "lnf_g" not in post
     assert config.GPTConfig().placement == "pre" and '`GPTConfig.placement = "pre"` (the default)' in PAGE
+
+
+def test_the_cited_engine_tests_exist():
+    gradients, whole_model = "tests/engine/test_layer_gradients.py", "tests/engine/test_model.py"
+    assert f"`test_residual` in `{gradients}`" in PAGE and f"`{whole_model}`" in PAGE
+    assert "def test_residual(" in (REPO / gradients).read_text()
+    assert "placement" in (REPO / whole_model).read_text()  # the whole-model checks cover both placements
