@@ -40,11 +40,15 @@
     });
     for (let r = 1; r < rows.length; r++) {
       if (rows[r].length !== rows[0].length) {
-        return { error: `the pasted block is ragged: line ${r + 1} has ${rows[r].length} values ` +
-                        `but line 1 has ${rows[0].length}` };
+        return { error: `the pasted block is ragged: line ${r + 1} has ${count(rows[r].length)} ` +
+                        `but line 1 has ${count(rows[0].length)}` };
       }
     }
     return { rows };
+  }
+
+  function count(n) {
+    return n === 1 ? "1 value" : `${n} values`;
   }
 
   function shapeText(shape) {

@@ -253,7 +253,7 @@
         head.append(element("th"));
         const prefix = this.spec.dims[dims[dims.length - 1]].prefix;
         matrix[0].forEach((_, c) => head.append(element("th", "", prefix + c)));
-        table.append(element("thead")).append(head);
+        table.appendChild(element("thead")).append(head);
       }
       const body = table.appendChild(element("tbody"));
       matrix.forEach((row, r) => {
@@ -391,6 +391,7 @@
 
     showResult(result) {
       this.error = "";
+      this.lastResult = result; // read by the browser tests to compare raw values with CPython
       const results = element("div", "lw-results");
       for (const [group, title] of Object.entries(GROUP_TITLES)) {
         const blocks = result.blocks.filter((b) => b.group === group);

@@ -1,0 +1,125 @@
+"""Browser-test fixtures: the real site built once per session, served on 127.0.0.1, and one headless Chromium.
+
+Without ``PYODIDE_DIST`` the site self-hosts the npm Pyodide core (node_modules/pyodide): the core really loads in
+Chromium, NumPy's load then fails, and the live-engine tests are skipped with the reason in the pytest summary.
+"""
+import json
+import os
+import shutil
+import socket
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from livewidgets.serve import start_server  # noqa: E402
+from livewidgets.sitebuild import build_site  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+LIVE_DIST = os.environ.get("PYODIDE_DIST")
+NOT_LIVE_REASON = ("PYODIDE_DIST is not set: NumPy-in-Pyodide tests did not run (the site under test self-hosts only "
+                   "the npm Pyodide core, which has no NumPy); see ../shared/README.md to assemble one")
+
+
+class Site:
+    def __init__(self, root, url, live):
+        self.root, self.url, self.live = root, url, live
+
+    def pages_with_widgets(self):
+        """Site-relative URLs of every page holding a widget, in a stable order."""
+        found = []
+        for html in sorted(self.root.rglob("index.html")):
+            if 'class="lw-widget"' in html.read_text(encoding="utf-8"):
+                found.append(html.parent.relative_to(self.root).as_posix() + "/")
+        return found
+
+    def page_with_kind(self, kind):
+        for path in self.pages_with_widgets():
+            if f'data-kind="{kind}"' in (self.root / path / "index.html").read_text(encoding="utf-8"):
+                return path
+        return None
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory):
+    dist = LIVE_DIST or ROOT / "node_modules" / "pyodide"
+    if not (Path(dist) / "pyodide.js").is_file():
+        pytest.fail(f"no Pyodide core at {dist}: run `npm ci` (bash scripts/dev.sh test does it)")
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/"
+    # Not strict: a warning in some page's prose is tests/site's business; these tests need the widgets built.
+    root = build_site(tmp_path_factory.mktemp("site"), url, dist, strict=False)
+    server = start_server(root, port)
+    yield Site(root, url, bool(LIVE_DIST))
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `bash scripts/dev.sh test` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Watched:
+    """A page plus everything it did that a test must check: console errors, uncaught errors, requests."""
+
+    def __init__(self, context, page, origin):
+        self.context, self.page, self.origin = context, page, origin
+        self.console_errors, self.page_errors, self.requests, self.dialogs = [], [], [], []
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append((m.text, m.location.get("url", ""))))
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        page.on("request", lambda r: self.requests.append(r.url))
+        context.on("request", lambda r: self.requests.append(r.url))
+
+    def outside_requests(self):
+        return sorted({u for u in self.requests if urlsplit(u).scheme in ("http", "https", "ws", "wss")
+                       and urlsplit(u).netloc != self.origin})
+
+
+@pytest.fixture
+def watched(browser, site):
+    """A fresh context (empty storage) whose page must end with no request leaving localhost."""
+    context = browser.new_context()
+    page = context.new_page()
+    watched = Watched(context, page, urlsplit(site.url).netloc)
+    yield watched
+    context.close()
+    assert watched.outside_requests() == [], "requests left localhost"
+    assert watched.page_errors == [], "uncaught errors in the page"
+    assert watched.dialogs == [], "a dialog opened: an injected payload ran"
+
+
+@pytest.fixture
+def live(site):
+    if not site.live:
+        pytest.skip(NOT_LIVE_REASON)
+    return site
+
+
+def wait_for_engine(page, timeout_ms=90_000):
+    """Wait until the engine is ready or failed; return its state and reason."""
+    page.wait_for_function("['ready', 'failed'].includes(window.Layerwise.engine.state)", timeout=timeout_ms)
+    return page.evaluate("({state: Layerwise.engine.state, reason: Layerwise.engine.reason})")
+
+
+def start_json(page, widget_index):
+    return json.loads(page.locator(".lw-widget").nth(widget_index).get_attribute("data-start"))
