@@ -29,6 +29,14 @@ def test_layernorm_of_1_2_3_4_with_gamma_2_beta_1():
     np.testing.assert_allclose(y, [-1.68, 0.11, 1.89, 3.68], atol=0.005)
 
 
+def test_layernorm_normalised_1_2_3_4_and_a_backward_that_cannot_shift_the_mean():
+    y, cache = norms.layernorm_forward([[1.0, 2.0, 3.0, 4.0]], np.ones(4), np.zeros(4))
+    np.testing.assert_allclose(y, [[-1.34, -0.45, 0.45, 1.34]], atol=0.005)
+    # adding one number to every entry of x leaves x_hat unchanged, so dx must sum to 0 over the features
+    dx, _, _ = norms.layernorm_backward(np.array([[0.3, -1.0, 2.0, 0.7]]), cache)
+    assert abs(dx.sum()) < 1e-12
+
+
 def test_layernorm_forgets_the_input_scale():
     _, small = norms.layernorm_forward([1.0, 2.0, 3.0, 4.0], np.ones(4), np.zeros(4), eps=0.0)
     _, large = norms.layernorm_forward([10.0, 20.0, 30.0, 40.0], np.ones(4), np.zeros(4), eps=0.0)
@@ -116,6 +124,13 @@ def test_signal_propagation_through_10_relu_layers_of_width_512(weight_std, low,
     stds = init.signal_propagation(weight_std, num_layers=10, width=512, num_samples=200, seed=0)
     assert stds.shape == (10,)
     assert low < stds[-1] < high
+
+
+@pytest.mark.parametrize("shape, limit", [((5, 4), 0.8165), ((3, 4), 0.9258), ((4, 4), 0.8660), ((4, 6), 0.7746)])
+def test_xavier_uniform_limits_from_the_seed_table(shape, limit):
+    W = init.xavier_uniform(shape, np.random.default_rng(0))
+    assert W.shape == shape and np.abs(W).max() <= limit + 5e-5
+    assert np.sqrt(6 / sum(shape)) == pytest.approx(limit, abs=5e-5)
 
 
 def test_xavier_and_he_spreads():
