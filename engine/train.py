@@ -32,6 +32,21 @@ class TrainSettings:
     checkpoint_every: int = 500
     seed: int = 0
 
+    def __post_init__(self):
+        at_least = {"steps": 1, "batch_size": 1, "eval_every": 1, "eval_batches": 1, "checkpoint_every": 1,
+                    "warmup_steps": 0, "seed": 0}
+        for key, low in at_least.items():
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ConfigError(f"TrainSettings: {key} must be an integer >= {low}, got {value!r}")
+        for key in ("lr", "grad_clip", "weight_decay"):
+            value = getattr(self, key)
+            positive = key != "weight_decay"
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                    value > 0 if positive else value >= 0):
+                raise ConfigError(f"TrainSettings: {key} must be a number {'>' if positive else '>='} 0, "
+                                  f"got {value!r}")
+
 
 class TrainResult(NamedTuple):
     params: dict
@@ -53,8 +68,12 @@ def _validation_loss(params, val_ids, config, settings):
     return float(np.mean(losses))
 
 
-def train(config, text, settings=TrainSettings(), out=sys.stderr):
-    """Train a fresh model on ``text``; ``config.vocab_size`` is set from the text's characters."""
+def train(config, text, settings=TrainSettings(), out=None):
+    """Train a fresh model on ``text``; ``config.vocab_size`` is set from the text's characters.
+
+    Progress goes to ``out`` (default: the current ``sys.stderr``).
+    """
+    out = sys.stderr if out is None else out
     vocab = build_vocab(text)
     if config.vocab_size not in (None, len(vocab)):
         raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has {len(vocab)} "

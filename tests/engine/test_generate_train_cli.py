@@ -85,6 +85,17 @@ def test_training_refuses_a_vocabulary_size_that_does_not_fit():
         train(TINY.with_overrides(vocab_size=3), TEXT, TrainSettings(steps=1))
 
 
+@pytest.mark.parametrize("field, value, message", [
+    ("steps", 0, r"TrainSettings: steps must be an integer >= 1, got 0"),
+    ("batch_size", 2.5, r"TrainSettings: batch_size must be an integer >= 1, got 2.5"),
+    ("lr", -1e-3, r"TrainSettings: lr must be a number > 0, got -0.001"),
+    ("weight_decay", -0.1, r"TrainSettings: weight_decay must be a number >= 0, got -0.1"),
+])
+def test_bad_training_settings_are_named(field, value, message):
+    with pytest.raises(LayerwiseError, match=message):
+        TrainSettings(**{field: value})
+
+
 def test_command_line_train_then_talk(tmp_path, capsys):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(TEXT, encoding="utf-8")
