@@ -176,7 +176,7 @@ def _parameter_note(params, config):
 KIND = Kind(
     name="model",
     title="The whole model on one sequence: forward, loss, backward, one update",
-    description="Edit the ids, the targets or the sizes; placement 1 switches to post-LN, rmsnorm 1 to RMSNorm.",
+    description="Edit the ids, the targets or the sizes; post_ln 1 switches to post-LN, rmsnorm 1 to RMSNorm.",
     dims=(Dim("T", "t", 1, 8), Dim("d", "j", resizable=False), Dim("V", "v", resizable=False)),
     inputs=(
         Operand("ids", "input character ids, one sequence", ("T",), [0, 1, 2, 0], integer=True),
