@@ -5,8 +5,10 @@ import math
 import numpy as np
 import pytest
 
+from engine import init
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
+from engine.examples.initialisation import SAMPLES
 
 
 def log_stds(result, name):
@@ -30,6 +32,13 @@ def test_first_layer_matches_the_variance_argument(result):
     for name, std in [("std_1", 1.0), ("std_0_01", 0.01), ("he", math.sqrt(2 / 512)), ("yours", 0.05)]:
         expected = math.sqrt(512) * std * relu_std_factor
         assert 10 ** log_stds(result, name)[0] == pytest.approx(expected, rel=0.05), name
+
+
+def test_every_line_equals_its_own_run_of_the_experiment(result):
+    # The kind rescales one unit-std run; a separate engine run per scheme must give the same numbers.
+    for name, weight_std in [("std_1", 1.0), ("std_0_01", 0.01), ("xavier", "xavier"), ("he", "he"), ("yours", 0.05)]:
+        direct = init.signal_propagation(weight_std, num_layers=10, width=512, num_samples=SAMPLES)
+        np.testing.assert_allclose(log_stds(result, name), np.log10(direct), atol=1e-12, err_msg=name)
 
 
 def test_relu_is_positively_homogeneous(result):
