@@ -32,8 +32,8 @@ _build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config s
 
 
 def project_of(config) -> Project:
-    """The code next to mkdocs.yml; `extra: {crosslink_package: ...}` names another package (test fixtures)."""
-    root = Path(config.config_file_path).resolve().parent
+    """The code beside the docs folder; `extra: {crosslink_package: ...}` names another package (test fixtures)."""
+    root = Path(config.docs_dir).resolve().parent
     return Project(root=root, package=config.extra.get("crosslink_package", "engine"), exclude=("tests/site/fixtures",),
                    demos=("engine/examples",))
 
@@ -60,6 +60,9 @@ def on_files(files, config):
     pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
     urls = {f.src_uri: f.url for f in files.documentation_pages()}
     _build.collect(pages, urls)
+    index = _build.index
+    log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
+             f"{len(index.files) - len(index.parsed)} unchanged since the last build")
     for path in _build.source_paths():
         files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path)))
     if not KATEX_DIST.is_dir():

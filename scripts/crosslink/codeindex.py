@@ -38,6 +38,7 @@ class FileIndex:
     functions: list[FunctionInfo]
     calls: list[CallSite]
     aliases: dict[str, str]  # module-level names bound by imports: engine.relu -> engine.activations.relu
+    digest: str  # sha256 of the content: the cache key of everything derived from this file
 
     def enclosing_function(self, lineno: int) -> str:
         """The innermost function whose lines contain `lineno`, else the module itself."""
@@ -150,7 +151,7 @@ def parse_file(root: Path, rel_path: str) -> tuple[FileIndex, bool]:
     collector = _Collector(rel_path, module, bindings, local_defs)
     collector.visit(tree)
     aliases = {f"{module}.{name}": target for name, target in bindings.items()}
-    index = FileIndex(rel_path, module, text.splitlines(), tree, collector.functions, collector.calls, aliases)
+    index = FileIndex(rel_path, module, text.splitlines(), tree, collector.functions, collector.calls, aliases, key[1])
     _CACHE[key] = index
     return index, True
 

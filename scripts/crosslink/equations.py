@@ -68,6 +68,17 @@ def _row(index: CodeIndex, role: str, path: str, lineno: int, end_lineno: int) -
     return Row(role, path, lineno, end_lineno, function, index.line(path, lineno).strip())
 
 
+# (file digest, pattern text) -> [(lineno, end_lineno)]: a file that did not change is not searched again.
+_MATCHES: dict[tuple[str, str], list[tuple[int, int]]] = {}
+
+
+def _matched_lines(file, text: str, pattern) -> list[tuple[int, int]]:
+    key = (file.digest, text)
+    if key not in _MATCHES:
+        _MATCHES[key] = [(n.lineno, n.end_lineno) for n in find_matches(pattern, file.tree)]
+    return _MATCHES[key]
+
+
 def resolve(equation: Equation, index: CodeIndex, project: Project) -> list[BuildProblem]:
     """Fill `equation.rows`; return the problems found (an empty list when everything resolves)."""
     def problem(message, symbol=equation.code):
@@ -94,10 +105,10 @@ def resolve(equation: Equation, index: CodeIndex, project: Project) -> list[Buil
         for path, fi in index.files.items():
             if not project.is_model_code(path):
                 continue
-            for node in find_matches(pattern, fi.tree):
-                if path == function.path and node.lineno in own_lines:
+            for lineno, end_lineno in _matched_lines(fi, equation.pattern, pattern):
+                if path == function.path and lineno in own_lines:
                     continue
-                inline.setdefault((path, node.lineno), node.end_lineno)
+                inline.setdefault((path, lineno), end_lineno)
         rows += [_row(index, "Written inline", p, a, b) for (p, a), b in sorted(inline.items())]
     for role, where in (("Calls it", project.is_model_code), ("Tests it", project.is_test)):
         rows += [_row(index, role, c.path, c.lineno, c.end_lineno) for c in index.call_sites(equation.code, where)]

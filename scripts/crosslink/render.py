@@ -5,6 +5,7 @@ so the site works from any folder and with `mkdocs serve`).
 """
 from __future__ import annotations
 
+import functools
 import posixpath
 from html import escape
 
@@ -35,17 +36,24 @@ def _css_class(token_type) -> str:
     return STANDARD_TYPES[token_type]
 
 
-def highlight_lines(lines: list[str]) -> list[str]:
+def highlight_lines(lines: list[str]) -> tuple[str, ...]:
     """Pygments-highlighted HTML, one string per source line (tokens spanning lines are split at the breaks)."""
+    return _highlight("\n".join(lines))[: len(lines)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _highlight(text: str) -> tuple[str, ...]:
+    # Cached by content: lexing is most of the cross-linker's time, and `mkdocs serve` rebuilds re-render every
+    # source page even when its file did not change.
     out: list[list[str]] = [[]]
-    for token_type, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens("\n".join(lines)):
+    for token_type, value in PythonLexer(stripnl=False, ensurenl=False).get_tokens(text):
         css = _css_class(token_type)
         for i, piece in enumerate(value.split("\n")):
             if i:
                 out.append([])
             if piece:
                 out[-1].append(f'<span class="{css}">{escape(piece)}</span>' if css else escape(piece))
-    return ["".join(parts) for parts in out[: len(lines)]]
+    return tuple("".join(parts) for parts in out)
 
 
 def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool = False,

@@ -1,0 +1,126 @@
+"""Benchmark of the site build: the full strict build, the cross-linker alone, and a serve-style rebuild.
+
+    .venv/bin/python scripts/bench_build.py [--runs 3]
+
+Prints min / median / max seconds. The rebuild measurement builds a mirror of the project twice in one process,
+as `mkdocs serve` does, changing one page in between, and reports how many Python files the cross-linker re-parsed.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+os.environ["NO_MKDOCS_2_WARNING"] = "1"
+
+from crosslink import codeindex, equations, render  # noqa: E402
+from crosslink.project import Project  # noqa: E402
+from crosslink.site import SiteBuild  # noqa: E402
+
+
+def clear_caches() -> None:
+    """Forget every parse, pattern search and highlighted file, as in a fresh process."""
+    codeindex._CACHE.clear()
+    equations._MATCHES.clear()
+    render._highlight.cache_clear()
+
+
+def summary(name: str, seconds: list[float]) -> str:
+    return (f"{name:<44} min {min(seconds):7.3f} s   median {statistics.median(seconds):7.3f} s   "
+            f"max {max(seconds):7.3f} s   ({len(seconds)} runs)")
+
+
+def full_builds(runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as out:
+            start = time.perf_counter()
+            result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", out],
+                                    cwd=ROOT, capture_output=True, text=True)
+            times.append(time.perf_counter() - start)
+            if result.returncode != 0:
+                sys.exit(f"strict build failed:\n{result.stderr[-3000:]}")
+    return times
+
+
+def crosslinker_alone(runs: int, cold: bool) -> list[float]:
+    """Collect (index + every page's equations) and render every source page; `cold` empties the parse cache."""
+    project = Project(root=ROOT, exclude=("tests/site/fixtures",), demos=("engine/examples",))
+    docs = ROOT / "docs"
+    pages = {p.relative_to(docs).as_posix(): p.read_text() for p in docs.rglob("*.md")}
+    urls = {src: ("" if src == "index.md" else src[: -len(".md")] + "/") for src in pages}
+    times = []
+    for _ in range(runs):
+        if cold:
+            clear_caches()
+        start = time.perf_counter()
+        build = SiteBuild(project, lambda message: None)
+        build.collect(pages, urls)
+        for path in build.source_paths():
+            build.source_page(path)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+class _ParseCounter(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        if record.getMessage().startswith("cross-linker:"):
+            self.messages.append(record.getMessage())
+
+
+def serve_style_rebuild() -> None:
+    """Two builds in one process over a mirror of the project, one page edited in between."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    counter = _ParseCounter()
+    logging.getLogger("mkdocs.plugins.layerwise").addHandler(counter)
+    logging.getLogger("mkdocs.plugins.layerwise").setLevel(logging.INFO)
+    with tempfile.TemporaryDirectory() as tmp:
+        mirror = Path(tmp) / "project"
+        mirror.mkdir()
+        for name in ("engine", "tests", "scripts", "widgets", "node_modules", "pyproject.toml", "package.json"):
+            if (ROOT / name).exists():
+                (mirror / name).symlink_to(ROOT / name)
+        shutil.copytree(ROOT / "docs", mirror / "docs")
+        shutil.copy(ROOT / "mkdocs.yml", mirror / "mkdocs.yml")
+        clear_caches()
+        timings = []
+        for step in ("first build", "rebuild after editing docs/layers/linear.md"):
+            if step.startswith("rebuild"):
+                page = mirror / "docs" / "layers" / "linear.md"
+                page.write_text(page.read_text() + "\nOne more sentence, as an author would add it.\n")
+            config = load_config(str(mirror / "mkdocs.yml"), site_dir=str(Path(tmp) / "site"), strict=True)
+            start = time.perf_counter()
+            build(config)
+            timings.append((step, time.perf_counter() - start, counter.messages[-1]))
+    for step, seconds, message in timings:
+        print(f"  {step:<46} {seconds:6.2f} s   {message}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    runs = parser.parse_args().runs
+    print(summary("full strict build (mkdocs build --strict)", full_builds(runs)))
+    print(summary("cross-linker alone, cold (empty cache)", crosslinker_alone(runs, cold=True)))
+    print(summary("cross-linker alone, warm (nothing changed)", crosslinker_alone(runs, cold=False)))
+    print("serve-style rebuild in one process:")
+    serve_style_rebuild()
+
+
+if __name__ == "__main__":
+    main()
