@@ -6,7 +6,7 @@ from .fmt import format_compact, format_number
 from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
 from .svg import line_chart
 
-TARGET_PROBABILITY = np.linspace(0.02, 1.0, 50)  # (50,) where the loss curve -ln p is sampled
+CURVE_FROM = (1e-3, 0.02)  # the loss curve starts at the smallest target probability, clipped to this range
 
 
 def naive_loss(logits, targets):
@@ -52,9 +52,18 @@ def compute(logits, targets):
         notes=(f"Equal logits in a row cost ln V = ln {V} = {format_number(np.log(V))}, whatever the target. "
                "Each row of dlogits adds up to 0. Type -800 into a target's logit: the naive loss becomes inf, "
                "log-sum-exp stays finite.",),
-        plots=(("The loss at one position, −ln p, against the target's probability p",
-                line_chart([("−ln p", TARGET_PROBABILITY, -np.log(TARGET_PROBABILITY))], "p", "loss")),),
+        plots=(("The loss at one position, −ln p, against the target's probability p; a bar per position",
+                _loss_curve(probs[np.arange(N), targets], per_position)),),
     )
+
+
+def _loss_curve(target_probs, per_position):
+    """The curve −ln p, with a vertical bar from 0 to each position's loss at its target's probability."""
+    bars = [(f"position {n + 1}", [p, p], [0.0, loss_n])
+            for n, (p, loss_n) in enumerate(zip(target_probs, per_position))]
+    start = float(np.clip(np.min(target_probs), *CURVE_FROM))
+    p = np.geomspace(start, 1.0, 60)  # (60,) denser where the curve is steep
+    return line_chart([("−ln p", p, -np.log(p)), *bars], "p", "loss")
 
 
 KIND = Kind(

@@ -65,3 +65,10 @@ def test_underflow_mistake():
 def test_target_outside_the_vocabulary_is_named():
     with pytest.raises(LayerwiseError, match="targets"):
         run("cross_entropy", {**DEFAULTS, "targets": [0, 4, 1]})
+
+
+def test_loss_curve_has_a_bar_per_position():
+    result = run("cross_entropy", DEFAULTS)
+    (plot,) = result["plots"]
+    assert plot["svg"].count("<polyline") == 1 + 3  # the curve -ln p and one bar per position
+    assert "position 3" in plot["svg"]
