@@ -50,3 +50,22 @@ def test_the_orders_of_magnitude_the_page_promises():
     assert 1e-6 < one_sided - 1 < 1e-5
     central = (math.exp(1e-5) - math.exp(-1e-5)) / 2e-5
     assert abs(central - 1) < 1e-10
+
+
+def test_a_plain_sum_hides_a_missing_term():
+    # LayerNorm with a uniform gain and upstream gradient 1: the true dx is 0, and so is the dx of a backward
+    # that drops the x_hat * mean(g * x_hat) term; random weights R tell them apart.
+    rng = np.random.default_rng(0)
+    x, gamma, beta = rng.standard_normal((2, 5)), np.full(5, 1.5), np.zeros(5)
+    _, cache = norms.layernorm_forward(x, gamma, beta)
+
+    def without_variance_term(dy):
+        g = gamma * dy
+        return (g - g.mean(axis=-1, keepdims=True)) * cache["rstd"]
+
+    ones = np.ones((2, 5))
+    np.testing.assert_allclose(norms.layernorm_backward(ones, cache)[0], 0, atol=1e-12)
+    np.testing.assert_allclose(without_variance_term(ones), 0, atol=1e-12)
+    R = rng.standard_normal((2, 5))
+    assert relative_error(without_variance_term(R), norms.layernorm_backward(R, cache)[0]) > 0.1
+    assert "forgets the $\\hat{x}$ term returns 0" in PAGE
