@@ -1,0 +1,68 @@
+"""The generation kind: probabilities worked out with math.exp, draws that follow them, text from the trained model."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+from engine.data import load_corpus
+from engine.examples import KINDS, run, run_json
+from engine.examples.generation import DRAWS, NEW_CHARACTERS, PROMPT
+
+DEFAULTS = KINDS["generation"].defaults()
+
+
+def values(result, name):
+    return next(b for b in result["blocks"] if b["name"] == name)["values"]
+
+
+def softmax_by_hand(logits):
+    exps = [math.exp(z) for z in logits]
+    return [e / sum(exps) for e in exps]
+
+
+def test_defaults_are_a_plain_softmax():
+    result = run("generation", DEFAULTS)
+    expected = softmax_by_hand([2.0, 1.0, 0.5, -1.0])
+    np.testing.assert_allclose(values(result, "probs"), expected, rtol=1e-12)
+    assert result["arithmetic"] == ("p[v0] = exp(0) / (exp(0) + exp(-1) + exp(-1.5) + exp(-3)) = 1 / 1.6408 = "
+                                    f"{expected[0]:.4f}")
+
+
+def test_temperature_and_top_k():
+    result = run("generation", {**DEFAULTS, "temperature": 0.5, "top_k": 2})
+    assert values(result, "scaled") == [4.0, 2.0, 1.0, -2.0]
+    assert values(result, "kept") == [4.0, 2.0, None, None]  # -inf is shown as non-finite
+    p0 = 1 / (1 + math.exp(-2))  # e^4 / (e^4 + e^2)
+    np.testing.assert_allclose(values(result, "probs"), [p0, 1 - p0, 0, 0], rtol=1e-12)
+    assert values(result, "frequencies")[2:] == [0, 0]  # excluded ids are never drawn
+    assert result["nonfinite"] == ["kept"]
+
+
+@pytest.mark.parametrize("temperature, top_k", [(1.0, 0), (2.0, 3), (0.7, 0)])
+def test_draws_follow_the_probabilities(temperature, top_k):
+    result = run("generation", {**DEFAULTS, "temperature": temperature, "top_k": top_k})
+    p, freq = np.array(values(result, "probs")), np.array(values(result, "frequencies"))
+    sigma = np.sqrt(p * (1 - p) / DRAWS)
+    assert np.all(np.abs(freq - p) <= 4 * sigma + 1e-12)  # binomial counts within four standard deviations
+
+
+def test_text_comes_from_the_trained_tiny_model():
+    result = run("generation", DEFAULTS)
+    text = eval(result["notes"][0].split(": ", 1)[1])  # noqa: S307 - the note prints the repr of the text
+    greedy = eval(result["notes"][1].split(": ", 1)[1])  # noqa: S307
+    for sample in (text, greedy):
+        assert sample.startswith(PROMPT) and len(sample) == len(PROMPT) + NEW_CHARACTERS
+        assert set(sample) <= set(load_corpus())
+    # greedy decoding is deterministic: the seed of the draws does not change it
+    other = run("generation", {**DEFAULTS, "seed": 5})
+    assert other["notes"][1] == result["notes"][1]
+
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"temperature": 0}, "temperature must be a finite number > 0, got 0.0"),
+    ({"top_k": 5}, "top_k must be None or an integer in [1, 4], got 5"),
+    ({"seed": -1}, "seed must be 0 or more"),
+])
+def test_bad_inputs_reach_the_reader(overrides, words):
+    assert words in json.loads(run_json("generation", json.dumps({**DEFAULTS, **overrides})))["error"]

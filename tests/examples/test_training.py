@@ -1,0 +1,91 @@
+"""The training kind: a real run of the engine's train, its learning rates against the schedule written out here,
+its first window against the corpus itself, and a run that is repeatable from its seed."""
+import math
+
+import numpy as np
+import pytest
+
+from engine.data import load_corpus
+from engine.errors import LayerwiseError
+from engine.examples import KINDS, run
+from engine.examples.training import TINY
+
+DEFAULTS = KINDS["training"].defaults()
+
+
+def values(result, name):
+    return next(b for b in result["blocks"] if b["name"] == name)["values"]
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run("training", DEFAULTS)
+
+
+def schedule(step, base, warmup, total):
+    """Linear warm-up over `warmup` steps (step counts from 0), then half a cosine from base to base / 10."""
+    if step < warmup:
+        return base * (step + 1) / warmup
+    done = min((step - warmup) / max(total - warmup, 1), 1.0)
+    return base / 10 + (base - base / 10) * (1 + math.cos(math.pi * done)) / 2
+
+
+def test_learning_rates_follow_the_schedule(result):
+    steps, warmup, lr = DEFAULTS["steps"], DEFAULTS["warmup_steps"], DEFAULTS["lr"]
+    every = steps // 6  # validation points at steps 10, 20, ..., 60
+    expected = [schedule(s - 1, lr, warmup, steps) for s in range(every, steps + 1, every)]
+    np.testing.assert_allclose(values(result, "lr_used"), expected, rtol=1e-12)
+    assert result["arithmetic"] == "Step 1 is in the warm-up: lr = 0.01 × (0 + 1) / 6 = 0.001667"
+
+
+def test_loss_starts_at_ln_v_and_falls(result):
+    vocab_size = len(set(load_corpus()))
+    note = result["notes"][1]
+    first = float(note.split("First loss ")[1].split()[0])
+    assert f"ln V = {math.log(vocab_size):.4f}" in note
+    assert first == pytest.approx(math.log(vocab_size), abs=0.05)
+    val = values(result, "val_loss")
+    assert len(val) == 6 and val[-1] < val[0] < first - 0.5  # learning, measured on text it never trained on
+    assert f"V = {vocab_size}, T = 16, d = 24" in result["notes"][0]
+
+
+def test_first_window_is_a_corpus_slice_and_its_shift(result):
+    note = result["notes"][2]
+    x = note.split("input ")[1].split(", target")[0]
+    y = note.split("target ")[1].rstrip(".")
+    x, y = eval(x), eval(y)  # noqa: S307 - the note prints Python reprs of two strings
+    assert len(x) == len(y) == TINY.seq_len
+    assert x[1:] == y[:-1]
+    assert (x + y[-1]) in load_corpus()
+
+
+def test_progress_line_and_plots(result):
+    assert result["notes"][3].startswith("What train printed: [" + "#" * 30 + "] 60/60  loss ")
+    titles = [plot["title"] for plot in result["plots"]]
+    assert titles == ["Loss during a short training run", "Learning rate: warm-up, then cosine"]
+    assert result["plots"][0]["svg"].count("<polyline") == 3  # training, validation, ln V
+
+
+def test_same_seed_same_run_other_seed_other_run(result):
+    again = run("training", DEFAULTS)
+    assert values(again, "val_loss") == values(result, "val_loss")
+    other = run("training", {**DEFAULTS, "seed": 1})
+    assert values(other, "val_loss") != values(result, "val_loss")
+
+
+def test_too_large_a_learning_rate_ends_worse(result):
+    # the page says so: at lr 0.1 the run ends with a higher validation loss than at the default
+    assert values(run("training", {**DEFAULTS, "lr": 0.1}), "val_loss")[-1] > values(result, "val_loss")[-1]
+
+
+@pytest.mark.parametrize("overrides, words", [
+    ({"steps": 0}, "steps must be a whole number from 1 to 120, got 0"),
+    ({"batch_size": 64}, "batch_size must be a whole number from 1 to 16, got 64"),
+    ({"lr": -1}, "lr must be a number > 0"),
+    ({"warmup_steps": 61}, "warmup_steps must be a whole number from 0 to 60, got 61"),
+    ({"grad_clip": 0}, "grad_clip must be a number > 0"),
+])
+def test_bad_settings_are_named(overrides, words):
+    with pytest.raises(LayerwiseError) as error:
+        run("training", {**DEFAULTS, **overrides})
+    assert words in str(error.value)
