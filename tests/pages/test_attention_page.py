@@ -7,6 +7,7 @@ import numpy as np
 
 import engine
 from engine import attention, config
+from engine.examples import KINDS
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -64,3 +65,8 @@ def test_the_cited_engine_test_exists():
     cited = "tests/engine/test_layer_gradients.py"
     assert f"`test_multi_head_attention_including_every_parameter` in `{cited}`" in PAGE
     assert "def test_multi_head_attention_including_every_parameter(" in (REPO / cited).read_text()
+
+
+def test_the_prose_describes_the_widget_defaults():
+    assert np.shape(KINDS["attention"].defaults()["q"]) == (4, 2)
+    assert "One head with four positions and a head size of 2." in PAGE

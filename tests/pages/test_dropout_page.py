@@ -7,6 +7,7 @@ import numpy as np
 import engine
 from engine import config, dropout, model
 from engine.examples.dropout import MEAN_DRAWS
+from engine.examples import KINDS
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -55,3 +56,9 @@ def test_the_cited_engine_test_exists():
     cited = "tests/engine/test_layer_gradients.py"
     assert f"`test_dropout_with_a_fixed_mask` in `{cited}`" in PAGE.replace("\n", " ")
     assert "def test_dropout_with_a_fixed_mask(" in (REPO / cited).read_text()
+
+
+def test_the_widget_starts_from_the_seed_example():
+    defaults = KINDS["dropout"].defaults()
+    assert defaults["x"] == [[1.0, 1.0, 1.0, 1.0]] and defaults["p"] == 0.5 and defaults["seed"] == 9
+    assert "a generator seeded\nwith 9 draws" in PAGE

@@ -6,6 +6,7 @@ import numpy as np
 
 import engine
 from engine import config, linear, model, residual
+from engine.examples import KINDS
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -52,3 +53,10 @@ def test_the_cited_engine_tests_exist():
     assert f"`test_residual` in `{gradients}`" in PAGE and f"`{whole_model}`" in PAGE
     assert "def test_residual(" in (REPO / gradients).read_text()
     assert "placement" in (REPO / whole_model).read_text()  # the whole-model checks cover both placements
+
+
+def test_the_prose_describes_the_widget_defaults():
+    defaults = KINDS["residual"].defaults()
+    assert (defaults["gain"], defaults["layers"]) == (0.7, 12)
+    assert "with the default gain 0.7 and 12 layers" in PAGE
+    assert defaults["x"] == [1, -1] and defaults["W"] == [[0.5, 0], [0, 0.5]] and defaults["dy"] == [1, 1]
