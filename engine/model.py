@@ -136,15 +136,16 @@ def attention_sublayer_forward(x, params, prefix, config):
 
 
 def attention_sublayer_backward(dy, cache):
+    """Return ``(dx, grads)`` with the gradients named after block ``prefix``'s parameters."""
     dx, grads = attention_backward(dy, cache["attn"])
     return dx, {f"{cache['prefix']}.{name}": grad for name, grad in grads.items()}
 
 
 def sublayer_forward(x, sublayer, params, prefix, norm_prefix, config, rng):
     """One residual sublayer: pre-LN ``x + drop(f(LN(x)))`` or post-LN ``LN(x + drop(f(x)))``."""
-    forward, _ = sublayer
+    branch_forward, _ = sublayer
     h, norm_cache = _norm_forward(x, params, norm_prefix, config) if config.placement == "pre" else (x, None)
-    f, f_cache = forward(h, params, prefix, config)  # (B, T, d)
+    f, f_cache = branch_forward(h, params, prefix, config)  # (B, T, d)
     f, drop_cache = _dropout(f, config, rng)
     y, res_cache = residual_forward(x, f)  # (B, T, d)
     if config.placement == "post":
@@ -156,13 +157,13 @@ def sublayer_forward(x, sublayer, params, prefix, norm_prefix, config, rng):
 def sublayer_backward(dy, cache):
     """The sublayer forward in reverse; the skip path's gradient and the branch's gradient add up in ``dx``."""
     config, norm_prefix = cache["config"], cache["norm_prefix"]
-    _, backward = cache["sublayer"]
+    _, branch_backward = cache["sublayer"]
     grads = {}
     if config.placement == "post":
         dy, grads = _norm_backward(dy, cache["norm"], norm_prefix, config)
     dx, df = residual_backward(dy, cache["res"])  # (B, T, d) each
     df = dropout_backward(df, cache["drop"])
-    dh, f_grads = backward(df, cache["f"])
+    dh, f_grads = branch_backward(df, cache["f"])
     grads.update(f_grads)
     if config.placement == "pre":
         dh, norm_grads = _norm_backward(dh, cache["norm"], norm_prefix, config)
