@@ -6,8 +6,8 @@ import numpy as np
 
 import engine
 from engine import config, dropout, model
-from engine.examples.dropout import MEAN_DRAWS
 from engine.examples import KINDS
+from engine.examples.dropout import MEAN_DRAWS
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
