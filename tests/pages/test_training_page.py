@@ -1,0 +1,72 @@
+"""The training page: its printed numbers and worked answers, against the corpus, hand arithmetic and the engine."""
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import engine
+from engine import data, optim, train
+from engine.examples.generation import PROMPT
+from engine.examples.training import TINY
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+
+PAGE = (REPO / "docs" / "model" / "training.md").read_text()
+SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
+SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+
+
+def test_corpus_numbers():
+    text = (REPO / "engine" / "data" / "sonnets.txt").read_text(encoding="utf-8")
+    assert SHOWN[:3] == [f"{len(text):,}", str(len(set(text))), "10"]
+    ids = np.arange(1000)
+    train_part, val_part = data.split_ids(ids)
+    assert len(val_part) == 100 and train_part[-1] + 1 == val_part[0]  # the *last* tenth is held out
+
+
+def test_schedule_and_optimiser_defaults():
+    assert SHOWN[3] == "0.1"  # eta_min / eta_max
+    assert optim.learning_rate(10**6, 1.0, 10, 100) == 0.1  # far past the end: the floor
+    assert optim.learning_rate(0, 1.0, 10, 100) == 0.1  # first warm-up step: 1/W, not 0
+    assert SHOWN[4:7] == ["[0.9, 0.95]", "1e-08", "0.1"]
+
+
+def test_command_line_defaults():
+    settings = train.TrainSettings()
+    assert SHOWN[7:14] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
+    assert (settings.steps, settings.batch_size, settings.lr, settings.warmup_steps, settings.grad_clip,
+            settings.eval_every, settings.checkpoint_every) == (2000, 16, 0.003, 100, 1.0, 200, 500)
+
+
+def test_knowledge_check_predictions_per_step():
+    assert SHOWN[14:17] == ["16", "16", "256"]
+
+
+def test_knowledge_check_clipping():
+    grads = {"a": np.array([3.0, 0.0]), "b": np.array([0.0, 4.0])}
+    assert optim.clip_grad_norm(grads, 1.0) == 5.0  # sqrt(9 + 16)
+    np.testing.assert_allclose(grads["a"], [0.6, 0.0])
+    np.testing.assert_allclose(grads["b"], [0.0, 0.8])
+    assert "$(0.6, 0)$ and $(0, 0.8)$" in PAGE and "$\\sqrt{3^2 + 4^2} = 5 > 1$" in PAGE
+
+
+def test_knowledge_check_first_adamw_step_moves_by_the_learning_rate():
+    # m_1 / (1 - beta1) = g and v_1 / (1 - beta2) = g^2, so the step is lr * |g| / (|g| + eps): lr, up to eps
+    for g in (1e-3, -7.0, 250.0):
+        params, grads = {"w": np.array([0.5])}, {"w": np.array([g])}
+        optim.adamw_step(params, grads, optim.adamw_init(params), lr=0.01, weight_decay=0.0)
+        assert math.isclose(params["w"][0], 0.5 - 0.01 * math.copysign(abs(g) / (abs(g) + 1e-8), g), rel_tol=1e-12)
+    assert "$\\eta\\, g / |g| = \\pm \\eta$" in PAGE
+
+
+def test_knowledge_check_top_k_and_temperature():
+    assert SHOWN[17] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
+    assert len(SHOWN) == 18
+
+
+def test_typed_description_of_the_widgets():
+    assert "a one-block model of width 24" in PAGE and (TINY.num_layers, TINY.emb_dim) == (1, 24)
+    assert 'continuing the prompt "Thou"' in PAGE and PROMPT == "Thou"
