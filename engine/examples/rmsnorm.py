@@ -6,8 +6,10 @@ from .. import norms
 from ..gradcheck import numerical_gradient
 from .fmt import format_compact, format_number
 from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
+from .svg import line_chart
 
 EPS = 1e-5  # the engine's default
+SHIFTS = np.linspace(-4.0, 4.0, 33)  # (S,) amounts added to every entry of the first row for the picture
 
 
 def _loss(x, gamma, dy):
@@ -20,6 +22,16 @@ def _first_entry(x, gamma, ms, y):
     return (f"Row 1: ms = ({squares}) / {x.shape[1]} = {format_compact(ms[0])}; column 1 of y: "
             f"{format_compact(gamma[0])} × {format_compact(x[0, 0])} / √({format_compact(ms[0])} + {EPS:g}) "
             f"= {format_number(y[0, 0])}")
+
+
+def _shift_picture(x, gamma):
+    """Entry 1 of each norm's output as the same amount c is added to every entry of row 1: LayerNorm is blind to
+    the shift (the mean absorbs it), RMSNorm is not."""
+    shifted = x[0] + SHIFTS[:, None]  # (S, d)
+    rms_y, _ = norms.rmsnorm_forward(shifted, gamma, EPS)  # (S, d)
+    ln_y, _ = norms.layernorm_forward(shifted, gamma, np.zeros_like(gamma), EPS)  # (S, d)
+    return line_chart([("RMSNorm", SHIFTS, rms_y[:, 0]), ("LayerNorm", SHIFTS, ln_y[:, 0])],
+                      x_label="c, added to every entry of row 1", y_label="entry 1 of y")
 
 
 def compute(x, gamma, dy):
@@ -56,7 +68,8 @@ def compute(x, gamma, dy):
             Block("dx", "dx = (g - x_hat * mean(g * x_hat)) / RMS", dx, ("T", "d"), "backward"),
             Block("dgamma", "dgamma = (dy * x_hat).sum(axis=0)", dgamma, ("d",), "backward"),
         ),
-        arithmetic=_first_entry(x, gamma, ms, y), gradient_gap=gap, notes=notes)
+        arithmetic=_first_entry(x, gamma, ms, y), gradient_gap=gap, notes=notes,
+        plots=(("Row 1 shifted by c: what each norm outputs for its first entry", _shift_picture(x, gamma)),))
 
 
 KIND = Kind(

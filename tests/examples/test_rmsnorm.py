@@ -93,3 +93,14 @@ def test_the_mistakes_are_measured(defaults, result):
 def test_a_gain_of_the_wrong_length_is_named(defaults):
     with pytest.raises(ShapeError, match=r"x has shape \(2, 4\) but gamma has shape \(3,\)"):
         run("rmsnorm", {**defaults, "gamma": [1, 1, 1]})
+
+
+def test_the_shift_picture(result):
+    # Adding c to every entry of row 1 leaves LayerNorm's output unchanged (flat line) but not RMSNorm's.
+    svg = result["plots"][0]["svg"]
+    rms_points, ln_points = re.findall(r'<polyline[^>]*points="([^"]*)"', svg)
+    heights = [{float(p.split(",")[1]) for p in points.split()} for points in (rms_points, ln_points)]
+    assert len(heights[1]) == 1 and len(heights[0]) > 10
+    for c in (-4.0, 4.0):  # the two ends by the independent implementation
+        shifted = [v + c for v in KINDS["rmsnorm"].defaults()["x"][0]]
+        assert plain_rmsnorm([shifted], [1, 1, 1, 1])[0][0] != pytest.approx(plain_rmsnorm([[1, 2, 3, 4]], [1] * 4)[0][0])
