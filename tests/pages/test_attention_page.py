@@ -47,7 +47,7 @@ def test_row_zero_claims_and_zero_gradients_into_the_future():
     only_first[:, 0] = 1.0
     _, dk_first, dv_first = attention.scaled_dot_product_backward(only_first, cache)
     assert (dk_first[:, 1:] == 0).all() and (dv_first[:, 1:] == 0).all()
-    assert "Row t0 of the weights is always $[1, 0, 0, 0]$" in PAGE
+    assert "Row t0 of the weights is always $[1, 0, \\dots, 0]$" in PAGE
 
 
 def test_a_plain_reshape_mixes_positions():

@@ -50,9 +50,12 @@ def test_pre_ln_has_a_final_norm_and_post_ln_does_not():
 
 def test_the_cited_engine_tests_exist():
     gradients, whole_model = "tests/engine/test_layer_gradients.py", "tests/engine/test_model.py"
-    assert f"`test_residual` in `{gradients}`" in PAGE and f"`{whole_model}`" in PAGE
+    assert f"`test_residual` in `{gradients}`" in PAGE
+    assert f"`test_loss_and_grads_match_finite_differences` in `{whole_model}`" in PAGE.replace("\n", " ")
     assert "def test_residual(" in (REPO / gradients).read_text()
-    assert "placement" in (REPO / whole_model).read_text()  # the whole-model checks cover both placements
+    source = (REPO / whole_model).read_text()
+    cited = source[source.index("def test_loss_and_grads_match_finite_differences(") - 400:]
+    assert '{"placement": "post"}' in cited[:400]  # its parameters cover post-LN as well as the default pre-LN
 
 
 def test_the_prose_describes_the_widget_defaults():
