@@ -480,7 +480,7 @@
       const box = event.target;
       if (!box.classList || !box.classList.contains("lw-cell")) return;
       const text = (event.clipboardData || window.clipboardData).getData("text");
-      if (!/[\t\n,; ]/.test(text.trim())) return; // one value: let the browser paste it into this cell
+      if (text.trim() !== "" && !/[\t\n,; ]/.test(text.trim())) return; // one value: the browser pastes it
       event.preventDefault();
       this.pasteBlock(box, text);
     }

@@ -123,3 +123,15 @@ def wait_for_engine(page, timeout_ms=90_000):
 
 def start_json(page, widget_index):
     return json.loads(page.locator(".lw-widget").nth(widget_index).get_attribute("data-start"))
+
+
+def instant_go(page, site, path):
+    """Follow a link the way a reader does, so mkdocs-material's instant navigation swaps the page in place."""
+    target = site.url + path
+    page.evaluate("""target => {
+        let link = [...document.querySelectorAll('a[href]')].find(a => a.href === target);
+        if (!link) { link = document.createElement('a'); link.href = target; document.body.append(link); }
+        link.click();
+    }""", target)
+    page.wait_for_function("""target => location.href.split('#')[0] === target
+        && [...document.querySelectorAll('.lw-widget')].every(w => w.querySelector('.lw-reset'))""", arg=target)
