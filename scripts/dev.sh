@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NO_MKDOCS_2_WARNING=1
+# Tiny matrices: threaded BLAS only adds synchronisation cost (measured 30-50x slower on a busy 2-core machine).
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 
 python=${PYTHON:-python3}
 venv=.venv
