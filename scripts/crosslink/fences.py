@@ -19,6 +19,7 @@ class Fence:
     attrs: dict
     body: str
     lineno: int  # 1-based line of the opening fence
+    end_lineno: int  # 1-based line of the closing fence (the last line when it is never closed)
     header: str  # the opening line, exactly as written
 
 
@@ -41,7 +42,8 @@ def scan(markdown: str) -> list[Fence]:
         while j < len(lines) and not closing.match(lines[j]):
             j += 1
         body = "\n".join(line[len(indent):] for line in lines[i + 1 : j])
-        fences.append(Fence(opening.group("name"), parse_attrs(opening.group("attrs")), body, i + 1, lines[i]))
+        fences.append(Fence(opening.group("name"), parse_attrs(opening.group("attrs")), body, i + 1,
+                            min(j + 1, len(lines)), lines[i]))
         i = j + 1
     return fences
 

@@ -115,7 +115,8 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
                 )
         callers_shown.add(equation.code)
     head = "<tr><th>Equation</th><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
-    return f'<table class="lw-codemath"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    # the class sits on a wrapper: Material styles only tables without a class
+    return f'<div class="lw-codemath"><table><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def _use_list(calls, index: CodeIndex, project: Project, page_url: str, nobody: str) -> str:

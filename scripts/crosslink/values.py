@@ -11,7 +11,10 @@ from html import escape
 
 import numpy as np
 
+from .fences import scan
+
 INLINE = re.compile(r"\[=\s*(?P<field>.+?)\s*=\]")
+CODE_SPAN = re.compile(r"(`+[^`]*?`+)")
 
 
 class InlineValueError(ValueError):
@@ -56,7 +59,8 @@ def evaluate(field: str, scope: dict) -> tuple[str, str, str]:
 
 
 def render_values(markdown: str, scope: dict, report) -> str:
-    """Replace every inline value of a page; `report(message)` is called for each one that fails."""
+    """Replace every inline value of a page outside code (fences and `code spans` show the syntax verbatim);
+    `report(message)` is called for each one that fails."""
     def replace(match):
         try:
             expression, fmt, text = evaluate(match.group("field"), scope)
@@ -67,7 +71,15 @@ def render_values(markdown: str, scope: dict, report) -> str:
         return (f'<span class="lw-value" data-expr="{escape(expression)}" data-format="{escape(fmt)}">'
                 f"{text}</span>")
 
-    return INLINE.sub(replace, markdown)
+    in_fence = set()
+    for fence in scan(markdown):
+        in_fence.update(range(fence.lineno, fence.end_lineno + 1))
+    lines = markdown.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if i + 1 not in in_fence and "[=" in line:
+            parts = CODE_SPAN.split(line)  # odd-numbered parts are the code spans themselves
+            lines[i] = "".join(p if k % 2 else INLINE.sub(replace, p) for k, p in enumerate(parts))
+    return "".join(lines)
 
 
 def value_scope(package, modules: dict) -> dict:
