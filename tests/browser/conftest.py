@@ -129,9 +129,12 @@ def instant_go(page, site, path):
     """Follow a link the way a reader does, so mkdocs-material's instant navigation swaps the page in place."""
     target = site.url + path
     page.evaluate("""target => {
+        window.__widgetsBefore = Layerwise.widgets();
         let link = [...document.querySelectorAll('a[href]')].find(a => a.href === target);
         if (!link) { link = document.createElement('a'); link.href = target; document.body.append(link); }
         link.click();
     }""", target)
+    # pageWidgets is a new array after each document$ emission: wait for the new page's set, all attached.
     page.wait_for_function("""target => location.href.split('#')[0] === target
-        && [...document.querySelectorAll('.lw-widget')].every(w => w.querySelector('.lw-reset'))""", arg=target)
+        && Layerwise.widgets() !== window.__widgetsBefore && Layerwise.widgets().every(w => w.el.isConnected)
+        && Layerwise.widgets().length === document.querySelectorAll('.lw-widget').length""", arg=target)

@@ -1,0 +1,148 @@
+"""The live engine for real: NumPy in Pyodide in Chromium (needs PYODIDE_DIST; skipped with the reason otherwise).
+
+Every widget recomputes its starting values to exactly the pre-rendered strings; seeded random edits give the
+CPython engine's numbers (1e-9); instant navigation keeps the one worker."""
+import json
+import random
+import re
+
+import numpy as np
+import pytest
+from conftest import instant_go, wait_for_engine
+
+from engine.errors import LayerwiseError
+from engine.examples import run
+
+pytestmark = [pytest.mark.browser, pytest.mark.live]
+GROUP_ORDER = ["step", "forward", "backward"]  # the order in which a widget lays out its blocks
+
+SHOWN = "'.lw-results td, .lw-results .lw-arith, .lw-results .lw-note, .lw-results .lw-gradcheck'"
+RECOMPUTE_ALL = """async () => {
+    const report = [];
+    for (const w of Layerwise.widgets()) {
+        const before = [...w.el.querySelectorAll(%s)].map(e => e.textContent);
+        w.dirty = true;
+        await w.send();
+        const after = [...w.el.querySelectorAll(%s)].map(e => e.textContent);
+        report.push({id: w.id, before, after, state: w.el.dataset.state, message: w.messageEl.textContent});
+    }
+    return report;
+}""" % (SHOWN, SHOWN)
+# Gradient-check gaps are round-off (~1e-10): Pyodide's NumPy sums matrix products in another order than CPython's
+# BLAS, so their last digits may differ. Every other number must match exactly.
+ROUND_OFF = re.compile(r"\d(\.\d+)?e-(0[6-9]|[1-9]\d)")
+
+
+def comparable(texts):
+    return [ROUND_OFF.sub("(round-off)", text) for text in texts]
+
+
+def test_every_widget_goes_live_and_recomputes_the_prerendered_values(live, watched):
+    page, paths = watched.page, live.pages_with_widgets()
+    page.goto(live.url + paths[0])
+    page.locator(".lw-widget").first.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    page.evaluate("window.__firstWorker = Layerwise.engine.worker")
+    checked = 0
+    for path in paths:
+        if path != paths[0]:
+            instant_go(page, live, path)
+        for widget in page.evaluate(RECOMPUTE_ALL):
+            assert widget["state"] == "live", (path, widget["id"], widget["message"])
+            assert comparable(widget["after"]) == comparable(widget["before"]), (path, widget["id"])
+            checked += 1
+    assert checked >= len(paths)
+    assert page.evaluate("Layerwise.engine.starts") == 1
+    assert page.evaluate("Layerwise.engine.worker === window.__firstWorker"), "navigation restarted the worker"
+
+
+EDIT = """async ([widgetIndex, edits]) => {
+    const w = Layerwise.widgets()[widgetIndex];
+    const out = [];
+    for (const [name, row, col, text] of edits) {
+        const cell = w.el.querySelector(`.lw-cell[data-input="${name}"][data-row="${row}"][data-col="${col}"]`);
+        const done = new Promise(resolve => w.el.addEventListener('layerwise:rendered', resolve, {once: true}));
+        cell.value = text;
+        cell.dispatchEvent(new Event('input', {bubbles: true}));
+        await done;
+        out.push({values: JSON.parse(JSON.stringify(w.values)), result: w.error ? null : w.lastResult,
+                  message: w.messageEl.textContent,
+                  cells: [...w.el.querySelectorAll('.lw-output td')].map(td => td.textContent)});
+    }
+    return out;
+}"""
+
+
+def _cells(value, ndim):
+    """Every (row, col) index of an input as the widget's data attributes name them."""
+    if ndim == 0:
+        return [(0, 0)]
+    if ndim == 1:
+        return [(0, c) for c in range(len(value))]
+    return [(r, c) for r in range(len(value)) for c in range(len(value[0]))]
+
+
+def test_seeded_random_edits_match_the_cpython_engine(live, watched):
+    page, rng = watched.page, random.Random(2026)
+    page.goto(live.url + live.pages_with_widgets()[0])
+    page.locator(".lw-widget").first.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    compared, mismatches = 0, []
+    for path in live.pages_with_widgets():
+        if page.url.split("#")[0] != live.url + path:
+            instant_go(page, live, path)
+        specs = page.evaluate("Layerwise.widgets().map(w => [w.spec, w.start])")
+        for index, (spec, start) in enumerate(specs):
+            floats = [op for op in spec["inputs"] if not op["integer"]]
+            if not floats:
+                continue
+            edits = []
+            for _ in range(4):
+                op = rng.choice(floats)
+                row, col = rng.choice(_cells(start[op["name"]], len(op["dims"])))
+                edits.append([op["name"], row, col, repr(round(rng.uniform(-3, 3), 3))])
+            for edit, seen in zip(edits, page.evaluate(EDIT, [index, edits])):
+                where = f"{path} {spec['name']} edit {edit}"
+                try:
+                    expected = run(spec["name"], seen["values"])
+                except LayerwiseError as error:
+                    if not (seen["result"] is None and seen["message"] == str(error)):
+                        mismatches.append(f"{where}: CPython raised {error!s}, the widget said {seen['message']!r}")
+                    continue
+                if seen["result"] is None:
+                    mismatches.append(f"{where}: CPython computed, the widget said {seen['message']!r}")
+                    continue
+                for got, want in zip(seen["result"]["blocks"], expected["blocks"]):
+                    gap = np.nanmax(np.abs(np.array(got["values"], dtype=float) - np.array(want["values"], dtype=float)),
+                                    initial=0.0)
+                    if got["name"] != want["name"] or gap > 1e-9 or got["cells"] != want["cells"]:
+                        mismatches.append(f"{where}: block {want['name']} differs by up to {gap:.2e}")
+                in_page_order = sorted(expected["blocks"], key=lambda b: GROUP_ORDER.index(b["group"]))
+                shown = [c for b in in_page_order for c in np.ravel(np.array(b["cells"], dtype=object)).tolist()]
+                if seen["cells"] != shown:
+                    mismatches.append(f"{where}: the page shows other strings than the result")
+                compared += 1
+    assert mismatches == [], "\n".join(mismatches)
+    assert compared >= 8
+
+
+def test_a_python_error_stays_in_its_widget(live, watched):
+    path = live.page_with_kind("embedding")
+    if not path:
+        pytest.skip("no page shows the embedding example yet")
+    page = watched.page
+    page.goto(live.url + path)
+    page.locator('.lw-widget[data-kind="embedding"]').first.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'embedding')")
+    start = page.evaluate(f"Layerwise.widgets()[{index}].start")
+    vocab = len(start["E"])
+    seen = page.evaluate(EDIT, [index, [["ids", 0, 0, str(vocab + 4)]]])[0]
+    widget = page.locator(".lw-widget").nth(index)
+    assert seen["message"] == (f"embedding_forward: ids must lie in [0, {vocab}) for a vocabulary of {vocab}, "
+                               f"got {vocab + 4} at index (0,)")
+    assert widget.get_attribute("data-state") == "error"
+    assert widget.locator(".lw-results").get_attribute("class") == "lw-results lw-stale"
+    recovered = page.evaluate(EDIT, [index, [["ids", 0, 0, "0"]]])[0]
+    assert recovered["result"] is not None and widget.get_attribute("data-state") == "live"
+    assert json.loads(json.dumps(recovered["values"]["ids"]))[0] == 0
