@@ -25,6 +25,7 @@ os.environ["NO_MKDOCS_2_WARNING"] = "1"
 from crosslink import codeindex, equations, render  # noqa: E402
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
+from crosslink.source_pages import PLACEHOLDER  # noqa: E402
 
 
 def clear_caches() -> None:
@@ -66,7 +67,7 @@ def crosslinker_alone(runs: int, cold: bool) -> list[float]:
         build = SiteBuild(project, lambda message: None)
         build.collect(pages, urls)
         for path in build.source_paths():
-            build.source_page(path)
+            build.fill_source_page(path, PLACEHOLDER)
         times.append(time.perf_counter() - start)
     return times
 

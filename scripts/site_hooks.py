@@ -15,7 +15,7 @@ if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
 from mkdocs.exceptions import PluginError  # noqa: E402
-from mkdocs.structure.files import File  # noqa: E402
+from mkdocs.structure.files import File, InclusionLevel  # noqa: E402
 
 from crosslink.codeindex import python_files  # noqa: E402
 from crosslink.linkcheck import check_site  # noqa: E402
@@ -48,11 +48,8 @@ def on_config(config):
     ] + _build.custom_fences()
     if config.nav is not None:
         config.nav = [item for item in config.nav if not (isinstance(item, dict) and "Source" in item)]
-        config.nav.append({"Source": [
-            {"Engine": [{path: project.source_page(path)} for path in python_files(project.root, [project.package])]},
-            {"Tests": [{path: project.source_page(path)}
-                       for path in python_files(project.root, [project.tests], project.exclude)]},
-        ]})
+        config.nav.append({"Source": [{path: project.source_page(path)}
+                                      for path in python_files(project.root, [project.package])]})
     return config
 
 
@@ -64,7 +61,11 @@ def on_files(files, config):
     log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
              f"{len(index.files) - len(index.parsed)} unchanged since the last build")
     for path in _build.source_paths():
-        files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path)))
+        # test files are reached from "Tests it" / "Tested by" links; listing them in the nav of every page
+        # would double the nav (and the time Material spends rendering it)
+        inclusion = InclusionLevel.NOT_IN_NAV if _build.project.is_test(path) else InclusionLevel.UNDEFINED
+        files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path),
+                                    inclusion=inclusion))
     if not KATEX_DIST.is_dir():
         raise PluginError(f"KaTeX is missing at {KATEX_DIST}: run `npm ci` (bash scripts/dev.sh serve does it)")
     vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((KATEX_DIST / "fonts").iterdir())]
@@ -74,12 +75,15 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    if page.file.src_uri.startswith(_build.project.source_dir + "/"):
-        return markdown  # generated source pages are code, already rendered: no directives, no inline values
+    if _build.source_path_of(page.file.src_uri):
+        return markdown  # generated source pages: no directives, no inline values
     return _build.prepare_page(page.file.src_uri, page.url, markdown)
 
 
 def on_page_content(html, page, config, files):
+    source_path = _build.source_path_of(page.file.src_uri)
+    if source_path:
+        html = _build.fill_source_page(source_path, html)
     # mkdocs collects anchor ids before superfences' output is put back, so the directives' ids
     # (#eq-..., #L12) are added here for its link validation to see.
     page.present_anchor_ids = (page.present_anchor_ids or set()) | set(_ID.findall(html))

@@ -1,39 +1,36 @@
 """After the build: every internal link of the built HTML must reach an existing file and anchor, and nothing
 may be loaded from another origin (mkdocs validates Markdown links only; the directives write raw HTML).
+
+Regular expressions rather than an HTML parser: the pages are mkdocs' own well-formed output, and the source
+pages hold tens of thousands of tags, which a full parser would spend seconds on.
 """
 from __future__ import annotations
 
 import posixpath
-from html.parser import HTMLParser
+import re
+from html import unescape
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-_NOT_LOADED_RELS = {"canonical", "alternate", "author", "license"}
-_LOADED = {("link", "href"), ("script", "src"), ("img", "src"), ("source", "src"), ("iframe", "src")}
+_TAG = re.compile(r"<(a|link|script|img|source|iframe)\s([^>]*)>", re.S)
+_URL_ATTR = re.compile(r'\b(href|src)="([^"]*)"')
+_ID = re.compile(r'\b(?:id|name)="([^"]*)"')
+_NOT_LOADED_RELS = ("canonical", "alternate", "author", "license")
 
 
-class _PageParser(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.ids: set[str] = set()
-        self.links: list[tuple[str, str, str]] = []  # (tag, attribute, url)
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "link" and dict(attrs).get("rel") in _NOT_LOADED_RELS:
-            attrs = [(n, v) for n, v in attrs if n != "href"]  # names a URL, loads nothing
-        for name, value in attrs:
-            if value is None:
-                continue
-            if name == "id" or (tag == "a" and name == "name"):
-                self.ids.add(value)
-            elif (tag, name) in _LOADED or (tag == "a" and name == "href"):
-                self.links.append((tag, name, value))
+def page_ids(html: str) -> set[str]:
+    return {unescape(i) for i in _ID.findall(html)}
 
 
-def parse_page(path: Path) -> _PageParser:
-    parser = _PageParser()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return parser
+def page_links(html: str) -> list[tuple[str, str, str]]:
+    """(tag, attribute, url) of every link or loaded resource."""
+    links = []
+    for tag, attrs in _TAG.findall(html):
+        if tag == "link" and re.search(rf'\brel="({"|".join(_NOT_LOADED_RELS)})"', attrs):
+            continue  # names a URL, loads nothing
+        for attribute, url in _URL_ATTR.findall(attrs):
+            links.append((tag, attribute, unescape(url)))
+    return links
 
 
 def _target_file(site: Path, page: Path, url_path: str) -> Path:
@@ -46,11 +43,12 @@ def _target_file(site: Path, page: Path, url_path: str) -> Path:
 
 def check_site(site: Path, allowed_origins: tuple[str, ...] = ()) -> list[str]:
     """Problems found, each naming the page, the link and what is missing."""
-    pages = {p: parse_page(p) for p in sorted(site.rglob("*.html"))}
+    texts = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
+    ids: dict[Path, set[str]] = {}
     problems = []
-    for page, parsed in pages.items():
+    for page, html in texts.items():
         name = page.relative_to(site).as_posix()
-        for tag, attribute, url in parsed.links:
+        for tag, attribute, url in page_links(html):
             parts = urlsplit(url)
             if parts.scheme in ("mailto", "javascript", "data", "blob"):
                 continue
@@ -64,8 +62,9 @@ def check_site(site: Path, allowed_origins: tuple[str, ...] = ()) -> list[str]:
                 problems.append(f"page '{name}' links to '{url}', which is not a file of the site")
                 continue
             if parts.fragment and target.suffix == ".html":
-                ids = pages[target].ids if target in pages else parse_page(target).ids
-                if unquote(parts.fragment) not in ids:
+                if target not in ids:
+                    ids[target] = page_ids(texts.get(target) or target.read_text(encoding="utf-8"))
+                if unquote(parts.fragment) not in ids[target]:
                     problems.append(f"page '{name}' links to '{url}' but "
                                     f"'{target.relative_to(site).as_posix()}' has no anchor '#{parts.fragment}'")
     return problems

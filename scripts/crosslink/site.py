@@ -17,7 +17,7 @@ from .project import Project
 from .render import relative_url, render_codemath, render_equation, render_implementation, render_problem
 from .selectors import SelectorError, select_lines
 from .shapes import ShapeError, render_shapes
-from .source_pages import source_page_markdown
+from .source_pages import PLACEHOLDER, source_page_html, source_page_markdown
 from .values import render_values, value_scope
 
 DIRECTIVES = ("equation", "codemath", "implementation", "shapes")
@@ -130,7 +130,20 @@ class SiteBuild:
         return sorted(self.index.files)
 
     def source_page(self, path: str) -> str:
-        return source_page_markdown(self.index.files[path], self.catalog, self.page_urls, self.project)
+        """Markdown of the generated page of `path`; `fill_source_page` puts the code into its HTML."""
+        return source_page_markdown(path)
+
+    def fill_source_page(self, path: str, html: str) -> str:
+        code = source_page_html(self.index.files[path], self.catalog, self.page_urls, self.project)
+        return html.replace(PLACEHOLDER, code, 1)
+
+    def source_path_of(self, page_src: str) -> str | None:
+        """engine/norms.py for the generated page source/engine/norms.md, None for an authored page."""
+        prefix = self.project.source_dir + "/"
+        if not page_src.startswith(prefix):
+            return None
+        path = page_src[len(prefix) : -len(".md")] + ".py"
+        return path if path in self.index.files else None
 
 
 def _keep_options(language, inputs, options, attrs, md) -> bool:

@@ -9,9 +9,18 @@ from .project import Project
 from .render import relative_url, render_code
 
 
-def source_page_markdown(file: FileIndex, catalog: EquationCatalog, page_urls: dict[str, str],
-                         project: Project) -> str:
-    """The page's Markdown: a title, then the code as one raw-HTML block (so Markdown leaves it alone)."""
+PLACEHOLDER = '<div class="lw-source-placeholder"></div>'
+
+
+def source_page_markdown(path: str) -> str:
+    """The page's Markdown: a title and a placeholder; the code goes in after Markdown ran (`source_page_html`),
+    because parsing thousands of highlighted spans as raw HTML would be most of the build's time.
+    Front matter keeps the code out of the search index for the same reason."""
+    return f"---\nsearch:\n  exclude: true\n---\n\n# {path}\n\n{PLACEHOLDER}\n"
+
+
+def source_page_html(file: FileIndex, catalog: EquationCatalog, page_urls: dict[str, str], project: Project) -> str:
+    """The HTML that replaces the placeholder: an introduction and the numbered, back-linked code."""
     page_url = project.source_url(file.path)
     backlinks = {
         lineno: [(relative_url(f"{page_urls[e.page]}#{e.anchor}", page_url), e.title) for e in equations]
@@ -20,4 +29,4 @@ def source_page_markdown(file: FileIndex, catalog: EquationCatalog, page_urls: d
     code = render_code(file.lines, 1, lambda n: f"#L{n}", line_ids=True, backlinks=backlinks)
     intro = (f"{len(backlinks)} lines link back to the equations they implement (marked ∑)." if backlinks
              else "No equation of the site links to a line of this file.")
-    return f"# {file.path}\n\n<p class=\"lw-source__intro\">{escape(intro)}</p>\n\n{code}\n"
+    return f'<p class="lw-source__intro">{escape(intro)}</p>\n{code}\n'

@@ -7,9 +7,9 @@ import re
 from html import unescape
 from pathlib import Path
 
-import markdown
 import pytest
 
+from crosslink.source_pages import PLACEHOLDER
 from crosslink_harness import render, tables
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -42,12 +42,13 @@ def test_source_page_links_each_implementing_line_back_to_its_equation():
     page = (GOLDEN / "codemath_linear_forward.md").read_text()
     _, problems, build = render(page)
     assert problems == []
-    rows = tables(markdown.Markdown().convert(build.source_page("toy/model.py")))[0]
+    assert PLACEHOLDER in build.source_page("toy/model.py")
+    rows = tables(build.fill_source_page("toy/model.py", PLACEHOLDER))[0]
     with_links = [row.rstrip() for row in rows if "∑" in row]
     assert with_links == [
         '9 -> #L9 | z = a @ params["w2"] + params["b2"] | ∑ lin -> ../../../layers/toy/#eq-lin',
         "15 -> #L15 | return x @ w + 0.0 | ∑ lin -> ../../../layers/toy/#eq-lin",
     ]
-    linear_rows = tables(markdown.Markdown().convert(build.source_page("toy/linear.py")))[0]
+    linear_rows = tables(build.fill_source_page("toy/linear.py", PLACEHOLDER))[0]
     assert [r.split(" |")[0] for r in linear_rows if "∑" in r] == ["7 -> #L7"]
     assert len(linear_rows) == 16  # every line of toy/linear.py, numbered from 1

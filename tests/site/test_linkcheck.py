@@ -1,0 +1,26 @@
+"""The post-build link check on a hand-made three-page site: what it must report, and what it must accept."""
+import crosslink_harness  # noqa: F401  (puts scripts/ on sys.path)
+from crosslink.linkcheck import check_site
+
+
+def _page(path, body):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"<!doctype html><html><head>{body[0]}</head><body>{body[1]}</body></html>")
+
+
+def test_reports_missing_pages_anchors_and_foreign_loads_and_accepts_the_rest(tmp_path):
+    _page(tmp_path / "index.html", ('<link rel="canonical" href="https://example.org/">'
+                                    '<link rel="stylesheet" href="assets/site.css">',
+                                    '<a href="a/#top">ok</a> <a href="a/#gone">anchor</a> <a href="nowhere/">page</a>'
+                                    '<a href="https://example.org/paper">an external reference is fine</a>'))
+    _page(tmp_path / "a" / "index.html", ('<script src="https://cdn.example.org/x.js"></script>',
+                                          '<h1 id="top">A</h1><a href="../#">home</a><a href="#L3">line</a>'))
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "site.css").write_text("")
+    assert check_site(tmp_path) == [
+        "page 'a/index.html' loads https://cdn.example.org/x.js from another origin (script src)",
+        "page 'a/index.html' links to '#L3' but 'a/index.html' has no anchor '#L3'",
+        "page 'index.html' links to 'a/#gone' but 'a/index.html' has no anchor '#gone'",
+        "page 'index.html' links to 'nowhere/', which is not a file of the site",
+    ]
+    assert check_site(tmp_path, allowed_origins=("https://cdn.example.org",))[0].startswith("page 'a/index.html' links")
