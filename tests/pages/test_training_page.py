@@ -8,7 +8,7 @@ import numpy as np
 import engine
 from engine import data, optim, train
 from engine.examples.generation import PROMPT
-from engine.examples.training import TINY
+from engine.examples.training import MAX_LR, TINY
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -70,3 +70,7 @@ def test_knowledge_check_top_k_and_temperature():
 def test_typed_description_of_the_widgets():
     assert "a one-block model of width 24" in PAGE and (TINY.num_layers, TINY.emb_dim) == (1, 24)
     assert 'continuing the prompt "Thou"' in PAGE and PROMPT == "Thou"
+    assert "Set `lr` to 0.05, the largest this widget allows" in PAGE and "Above 0.05" in PAGE and MAX_LR == 0.05
+    assert "`tests/engine/test_optim_data.py`" in PAGE
+    cited = (REPO / "tests" / "engine" / "test_optim_data.py").read_text()
+    assert all(f"optim.{name}(" in cited for name in ("clip_grad_norm", "adamw_step", "learning_rate"))
