@@ -12,7 +12,7 @@ from html import escape
 from pygments.lexers import PythonLexer
 from pygments.token import STANDARD_TYPES
 
-from .codeindex import CodeIndex
+from .codeindex import CodeIndex, module_name
 from .equations import ROLES, Equation
 from .project import Project
 
@@ -97,6 +97,12 @@ def render_equation(equation: Equation, latex: str, project: Project, page_url: 
     )
 
 
+def _in_module(row) -> str:
+    """The enclosing function as named inside its file (the Line column already names the file)."""
+    module = module_name(row.path)
+    return row.function[len(module) + 1 :] if row.function.startswith(module + ".") else "(module level)"
+
+
 def render_codemath(equations: list[Equation], project: Project, page_url: str) -> str:
     """One row per (equation, role, line). Call sites depend only on the helper, so when several equations of the
     table name the same helper, its "Calls it" and "Tests it" rows appear once, under the first of them."""
@@ -110,7 +116,7 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
                 rows.append(
                     f'<tr><td><a href="#{escape(equation.anchor)}">{escape(equation.title)}</a></td>'
                     f'<td>{role}</td><td><a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a></td>'
-                    f'<td><code>{escape(project.short_name(row.function))}</code></td>'
+                    f'<td><code>{escape(_in_module(row))}</code></td>'
                     f'<td><code>{escape(row.code)}</code></td></tr>'
                 )
         callers_shown.add(equation.code)
