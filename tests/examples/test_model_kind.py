@@ -1,5 +1,7 @@
 """The whole-model kind: sizes counted by hand, the loss and its gradient recomputed from the shown probabilities,
-the embedding rows against the stream's gradient, the AdamW step against its first-step closed form."""
+the embedding rows against the stream's gradient, the AdamW step against its first-step closed form.
+
+Named ``_kind`` because tests/engine/test_model.py already takes the module name ``test_model``."""
 import json
 import math
 
