@@ -60,23 +60,26 @@ def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool
                 backlinks: dict[int, list[tuple[str, str]]] | None = None) -> str:
     """A code table with true line numbers; `number_href(lineno)` is where each number links to.
 
-    `line_ids` gives each row the anchor `L<n>` (source pages); `backlinks` maps a line to (href, title) pairs
-    of the equations it implements.
+    `line_ids` gives each row the anchor `L<n>` (source pages). `backlinks` (source pages) maps a line to the
+    (href, title) of the equations it implements; they get a column beside the numbers, where they stay in view.
     """
     rows = []
     for offset, html in enumerate(highlight_lines(lines)):
         n = first_lineno + offset
         row_id = f' id="L{n}"' if line_ids else ""
-        links = "".join(
-            f'<a class="lw-backlink" href="{escape(href)}" title="Implements: {escape(title)}">'
-            f'∑ {escape(href.rpartition("#eq-")[2])}</a>'
-            for href, title in (backlinks or {}).get(n, [])
-        )
+        links = ""
+        if backlinks is not None:
+            links = '<td class="lw-code__eq">' + "".join(
+                f'<a class="lw-backlink" href="{escape(href)}" title="Implements: {escape(title)}">'
+                f'∑ {escape(href.rpartition("#eq-")[2])}</a>'
+                for href, title in backlinks.get(n, [])
+            ) + "</td>"
         rows.append(
-            f'<tr{row_id}><td class="lw-code__num"><a href="{escape(number_href(n))}">{n}</a></td>'
-            f'<td class="lw-code__src"><code>{html}</code></td><td class="lw-code__eq">{links}</td></tr>'
+            f'<tr{row_id}><td class="lw-code__num"><a href="{escape(number_href(n))}">{n}</a></td>{links}'
+            f'<td class="lw-code__src"><code>{html}</code></td></tr>'
         )
-    return f'<div class="lw-code highlight"><table><tbody>{"".join(rows)}</tbody></table></div>'
+    # a class on the table keeps Material's styling of Markdown tables (borders, padding) off the code
+    return f'<div class="lw-code highlight"><table class="lw-code__table"><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def render_equation(equation: Equation, latex: str, project: Project, page_url: str) -> str:

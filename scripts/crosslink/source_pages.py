@@ -15,8 +15,9 @@ PLACEHOLDER = '<div class="lw-source-placeholder"></div>'
 def source_page_markdown(path: str) -> str:
     """The page's Markdown: a title and a placeholder; the code goes in after Markdown ran (`source_page_html`),
     because parsing thousands of highlighted spans as raw HTML would be most of the build's time.
-    Front matter keeps the code out of the search index for the same reason."""
-    return f"---\nsearch:\n  exclude: true\n---\n\n# {path}\n\n{PLACEHOLDER}\n"
+    Front matter keeps the code out of the search index for the same reason, and gives it the table of
+    contents' width."""
+    return f"---\nsearch:\n  exclude: true\nhide:\n  - toc\n---\n\n# {path}\n\n{PLACEHOLDER}\n"
 
 
 def source_page_html(file: FileIndex, catalog: EquationCatalog, page_urls: dict[str, str], project: Project) -> str:

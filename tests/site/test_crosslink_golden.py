@@ -46,8 +46,8 @@ def test_source_page_links_each_implementing_line_back_to_its_equation():
     rows = tables(build.fill_source_page("toy/model.py", PLACEHOLDER))[0]
     with_links = [row.rstrip() for row in rows if "∑" in row]
     assert with_links == [
-        '9 -> #L9 | z = a @ params["w2"] + params["b2"] | ∑ lin -> ../../../layers/toy/#eq-lin',
-        "15 -> #L15 | return x @ w + 0.0 | ∑ lin -> ../../../layers/toy/#eq-lin",
+        '9 -> #L9 | ∑ lin -> ../../../layers/toy/#eq-lin | z = a @ params["w2"] + params["b2"]',
+        '15 -> #L15 | ∑ lin -> ../../../layers/toy/#eq-lin | return x @ w + 0.0',
     ]
     linear_rows = tables(build.fill_source_page("toy/linear.py", PLACEHOLDER))[0]
     assert [r.split(" |")[0] for r in linear_rows if "∑" in r] == ["7 -> #L7"]
