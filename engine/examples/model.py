@@ -1,8 +1,9 @@
 """Widget kind ``model``: a whole tiny GPT on one sequence, from ids to loss and back to every parameter's gradient.
 
-The reader picks the sizes; the kind calls ``init_params``, ``forward``, ``loss_and_grads``, ``clip_grad_norm`` and
-``adamw_step`` from the engine and shows the residual stream after each block, the logits, the gradients that reach
-the embedding tables, a central-difference check over every parameter, and what one clipped AdamW step does.
+The reader picks the sizes; the kind calls ``init_params``, ``forward``, the cross-entropy, ``backward``,
+``clip_grad_norm`` and ``adamw_step`` from the engine and shows the residual stream after each block, the logits, the
+gradients that reach the embedding tables, a central-difference probe of every parameter array, the skip-path
+mistake, and what one clipped AdamW step does.
 """
 import numpy as np
 
@@ -42,16 +43,19 @@ def example_config(ids, vocab_size, emb_dim, num_heads, ff_dim, num_layers, post
 
 
 def closed_form_terms(config):
-    """The closed form of ``param_count`` as (label, arithmetic, value) terms, written out for the reader."""
+    """The closed form of ``param_count`` as (arithmetic, value) terms, written out for the reader.
+
+    The notes compare the total with ``param_count`` and ``count_params``, so a drift between the two is visible.
+    """
     V, T, d, F, L = config.vocab_size, config.seq_len, config.emb_dim, config.ff_dim, config.num_layers
     norm = 2 * d if config.norm == "layernorm" else d
     norm_text = f"2·{d}" if config.norm == "layernorm" else f"{d}"
-    terms = [("embeddings", f"({V} + {T})·{d}", (V + T) * d),
-             ("blocks", f"{L}·(4·{d}² + 4·{d} + 2·{d}·{F} + {F} + {d} + 2·{norm_text})",
+    terms = [(f"({V} + {T})·{d}", (V + T) * d),  # embeddings
+             (f"{L}·(4·{d}² + 4·{d} + 2·{d}·{F} + {F} + {d} + 2·{norm_text})",  # blocks
               L * (4 * d * d + 4 * d + 2 * d * F + F + d + 2 * norm))]
     if config.placement == "pre":
-        terms.append(("final norm", norm_text, norm))
-    terms.append(("head", f"{d}·{V} + {V}", d * V + V))
+        terms.append((norm_text, norm))  # final norm
+    terms.append((f"{d}·{V} + {V}", d * V + V))  # head
     return terms
 
 
@@ -121,8 +125,8 @@ def compute(ids, targets, vocab_size, emb_dim, num_heads, ff_dim, num_layers, po
                  f"{format_number(loss_now())} (it was {format_number(loss)}).")
 
     terms = closed_form_terms(config)
-    arithmetic = ("Parameter count: " + " + ".join(text for _, text, _ in terms) + " = "
-                  + " + ".join(str(v) for _, _, v in terms) + f" = {sum(v for _, _, v in terms)}")
+    arithmetic = ("Parameter count: " + " + ".join(text for text, _ in terms) + " = "
+                  + " + ".join(str(v) for _, v in terms) + f" = {sum(v for _, v in terms)}")
     blocks = [Block("tok_emb", "tok_emb at initialisation", initial["tok_emb"], ("V", "d"), "step"),
               Block("pos_emb", "pos_emb at initialisation", initial["pos_emb"], ("T", "d"), "step"),
               Block("x0", "x0 = tok_emb[ids] + pos_emb[:T]", streams[0][0], ("T", "d"), "step")]
