@@ -60,3 +60,22 @@ def number_codemath_fences(markdown: str) -> str:
         end = len(line.rstrip("\r\n"))
         lines[fence.lineno - 1] = f'{line[:end]} group="{group}"{line[end:]}'
     return "".join(lines)
+
+
+def display_math_outside_fences(markdown: str) -> list[int]:
+    """Lines opening display math (`$$` or `\\[`) outside any fence: every display equation must be an
+    ```equation fence, so that it has an id and a code link."""
+    fenced = {n for fence in scan(markdown) for n in range(fence.lineno, fence.end_lineno + 1)}
+    openings, inside_dollars = [], False
+    for n, line in enumerate(markdown.splitlines(), 1):
+        text = line.strip()
+        if n in fenced:
+            continue
+        if text.startswith("$$"):
+            if not inside_dollars:
+                openings.append(n)
+            one_line = len(text) > 2 and text.endswith("$$")
+            inside_dollars = not inside_dollars and not one_line
+        elif text.startswith("\\[") and not inside_dollars:
+            openings.append(n)
+    return openings

@@ -12,7 +12,7 @@ from typing import Callable
 from .codeindex import CodeIndex, build_index
 from .engine_loader import load_package
 from .equations import BuildProblem, EquationCatalog, anchor_of, build_catalog
-from .fences import number_codemath_fences
+from .fences import display_math_outside_fences, number_codemath_fences
 from .project import Project
 from .render import relative_url, render_codemath, render_equation, render_implementation, render_problem
 from .selectors import SelectorError, select_lines
@@ -60,6 +60,9 @@ class SiteBuild:
     def prepare_page(self, src: str, url: str, markdown: str) -> str:
         """Before Markdown runs on a page: remember it, number its codemath fences, fill its inline values."""
         self.page = CurrentPage(src, url)
+        for lineno in display_math_outside_fences(markdown):
+            self._problem(f"display math on line {lineno} is not in an ```equation fence, so it has no id and no "
+                          f"code link")
         markdown = number_codemath_fences(markdown)
         return render_values(markdown, self.scope, lambda message: self._problem(message))
 

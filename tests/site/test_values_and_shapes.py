@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import crosslink_harness  # noqa: F401  (puts scripts/ on sys.path)
-from crosslink.fences import scan
+from crosslink.fences import display_math_outside_fences, scan
 from crosslink.shapes import ShapeError, letter_values, shape_rows
 from crosslink.values import evaluate, render_values, split_field
 
@@ -66,3 +66,8 @@ def test_shapes_from_the_default_sizes():
 def test_bad_shape_lines_are_rejected_by_name(body, message):
     with pytest.raises(ShapeError, match=message.replace("(", r"\(").replace(")", r"\)").replace("*", r"\*")):
         shape_rows(body, letter_values(_Config()))
+
+
+def test_display_math_must_be_an_equation_fence():
+    page = "Inline $x$ is fine.\n\n$$\ny = x\n$$\n\n```equation id=\"e\"\n\\[ y \\]\n```\n\n  \\[ z \\]\n"
+    assert display_math_outside_fences(page) == [3, 11]  # the opening $$ (not the closing one) and the \\[
