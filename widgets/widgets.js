@@ -17,6 +17,7 @@
     reason: "",
     worker: null,
     pending: new Map(),
+    checks: new Map(), // request id -> callback for its gradient check, which arrives after the result
     nextId: 1,
     timer: null,
     startedAt: 0,
@@ -71,6 +72,7 @@
     engine.reason = reason;
     for (const { reject } of engine.pending.values()) reject(new Error(reason));
     engine.pending.clear();
+    engine.checks.clear();
     broadcast();
   }
 
@@ -86,6 +88,10 @@
       broadcast();
     } else if (message.type === "failed") {
       failEngine(message.reason);
+    } else if (message.type === "check") {
+      const entry = engine.checks.get(message.id);
+      engine.checks.delete(message.id);
+      if (entry) entry.onCheck(JSON.parse(message.json));
     } else if (message.type === "result" || message.type === "died") {
       const request = engine.pending.get(message.id);
       engine.pending.delete(message.id);
@@ -104,15 +110,19 @@
     engine.worker = null;
     for (const { reject } of engine.pending.values()) reject(new Error(`the live engine stopped (${reason}); restarting it`));
     engine.pending.clear();
+    engine.checks.clear();
     engine.state = "idle";
     startEngine();
   }
 
-  function compute(kind, values) {
+  /* Ask for one result; `key` (the widget's id) lets the worker drop that widget's superseded gradient check. */
+  function compute(key, kind, values, onCheck) {
     return new Promise((resolve, reject) => {
       const id = engine.nextId++;
+      for (const [oldId, entry] of engine.checks) if (entry.key === key) engine.checks.delete(oldId);
+      engine.checks.set(id, { key, onCheck });
       engine.pending.set(id, { resolve, reject });
-      engine.worker.postMessage({ type: "compute", id, kind, inputs: JSON.stringify(values) });
+      engine.worker.postMessage({ type: "compute", id, key, kind, inputs: JSON.stringify(values) });
     });
   }
 
@@ -362,7 +372,7 @@
       const values = clone(this.values);
       const sentAt = performance.now();
       try {
-        const result = await compute(this.spec.name, values);
+        const result = await compute(this.id, this.spec.name, values, (check) => this.showCheck(check, values));
         if (result.error) this.showError(result.error);
         else this.showResult(result);
       } catch (error) {
@@ -371,6 +381,16 @@
       this.inFlight = false;
       this.el.dispatchEvent(new CustomEvent("layerwise:rendered", { bubbles: true, detail: { ms: performance.now() - sentAt } }));
       if (this.dirty && engine.state === "ready") this.send();
+    }
+
+    /* The deferred gradient check, if the values it checked are still the ones shown. */
+    showCheck(check, values) {
+      const paragraph = this.el.querySelector(".lw-results .lw-gradcheck");
+      if (!paragraph || !check || JSON.stringify(values) !== JSON.stringify(this.values) || this.error) return;
+      paragraph.textContent = check.text;
+      paragraph.dataset.ok = String(check.ok);
+      delete paragraph.dataset.pending;
+      if (this.lastResult) this.lastResult.gradcheck = check;
     }
 
     showError(message) {
@@ -407,6 +427,7 @@
       if (result.gradcheck) {
         const check = results.appendChild(element("p", "lw-gradcheck", result.gradcheck.text));
         check.dataset.ok = String(result.gradcheck.ok);
+        if (result.gradcheck.pending) check.dataset.pending = "true";
       }
       for (const plot of result.plots) {
         const figure = results.appendChild(element("figure", "lw-plot"));
@@ -591,6 +612,10 @@
       }
     });
     for (const widget of pageWidgets) observer.observe(widget.el);
+    // A widget already on screen starts the engine now, not one frame later when the observer reports it.
+    if (pageWidgets.some(({ el }) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })) {
+      startEngine();
+    }
     showNotice();
   }
 

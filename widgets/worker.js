@@ -3,6 +3,8 @@
  * The page never blocks on Python, and never sends code: only the kind's name and arrays of numbers. */
 "use strict";
 let runJson = null;
+let finishCheckJson = null;
+const waitingChecks = new Map(); // widget key -> id of its latest result whose gradient check has not run
 
 function step(stage) {
   self.postMessage({ type: "progress", stage });
@@ -27,16 +29,36 @@ async function start({ pyodideURL, wheelURL }) {
     await loadPackageOrFail(pyodide, `NumPy from ${pyodideURL}`, "numpy", () => "numpy" in pyodide.loadedPackages);
     step("loading the engine");
     await loadPackageOrFail(pyodide, "the engine wheel", wheelURL, () => "layerwise" in pyodide.loadedPackages);
-    runJson = pyodide.pyimport("engine.examples").run_json;
+    const examples = pyodide.pyimport("engine.examples");
+    runJson = examples.run_json;
+    finishCheckJson = examples.finish_check_json;
     self.postMessage({ type: "ready" });
   } catch (error) {
     self.postMessage({ type: "failed", reason: String((error && error.message) || error) });
   }
 }
 
-function compute({ id, kind, inputs }) {
+/* Gradient checks run after the results are posted, one per task, so a compute request that arrives meanwhile
+ * goes first; a widget's newer result replaces its older waiting check. A slow check never delays an output. */
+function runCheck() {
+  const next = waitingChecks.entries().next();
+  if (next.done) return;
+  const [key, id] = next.value;
+  waitingChecks.delete(key);
+  let json = "null";
   try {
-    self.postMessage({ type: "result", id, json: runJson(kind, inputs) });
+    json = finishCheckJson(key);
+  } catch (error) { /* reported as no check: the outputs themselves were fine */ }
+  self.postMessage({ type: "check", id, json });
+  if (waitingChecks.size) setTimeout(runCheck, 0);
+}
+
+function compute({ id, key, kind, inputs }) {
+  try {
+    self.postMessage({ type: "result", id, json: runJson(kind, inputs, key) });
+    waitingChecks.delete(key);
+    waitingChecks.set(key, id);
+    setTimeout(runCheck, 0);
   } catch (error) {
     const message = String((error && error.message) || error).trim().split("\n").pop();
     // A Python exception leaves the interpreter usable; anything else (a fatal wasm error) does not.

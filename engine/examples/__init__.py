@@ -43,9 +43,24 @@ def run(name, inputs):
     return get_kind(name).run(inputs)
 
 
-def run_json(name, inputs_json):
-    """For the browser: JSON in, JSON out; bad input becomes ``{"error": message}`` instead of an exception."""
+_deferred_checks = {}  # the browser's latest gradient check per widget, run later by finish_check_json(key)
+
+
+def run_json(name, inputs_json, key=""):
+    """For the browser: JSON in, JSON out, with the gradient check left for ``finish_check_json(key)``.
+
+    ``key`` names the widget: its new result replaces its previous, not yet run, check. Bad input becomes
+    ``{"error": message}``.
+    """
+    _deferred_checks.pop(key, None)
     try:
-        return json.dumps(run(name, json.loads(inputs_json)), allow_nan=False)
+        result, _deferred_checks[key] = get_kind(name).run_deferred(json.loads(inputs_json))
+        return json.dumps(result, allow_nan=False)
     except LayerwiseError as error:
         return json.dumps({"kind": name, "error": str(error)})
+
+
+def finish_check_json(key=""):
+    """The gradient check of widget ``key``'s latest result, as JSON (``null`` when none is waiting)."""
+    finish = _deferred_checks.pop(key, None)
+    return json.dumps(finish() if finish else None, allow_nan=False)

@@ -46,10 +46,12 @@ class Block:
 
 @dataclass(frozen=True)
 class Result:
-    """What ``compute`` returns. ``gradient_gap`` is the largest |backward - central differences| (None: no check)."""
+    """What ``compute`` returns. ``gradient_gap`` is the largest |backward - central differences|: a float, or a
+    zero-argument function computing it (preferred: the browser then shows the outputs first and the check a moment
+    later, so a slow check never delays an edit's result), or None for no check."""
     blocks: tuple[Block, ...]
     arithmetic: str = ""      # one entry of the main result spelled out
-    gradient_gap: float | None = None
+    gradient_gap: float | Callable[[], float] | None = None
     notes: tuple[str, ...] = ()
     plots: tuple[tuple[str, str], ...] = ()  # (title, svg markup made by engine.examples.svg)
 
@@ -123,10 +125,22 @@ class Kind:
 
     def run(self, raw):
         """Validate inputs, compute, and return the JSON-safe result (formatted strings included)."""
+        result, finish_check = self.run_deferred(raw)
+        result["gradcheck"] = finish_check()
+        return result
+
+    def run_deferred(self, raw):
+        """Like :meth:`run`, but the gradient check is left to the returned ``finish_check()`` (JSON-safe or None)."""
         arrays = self.bind(raw)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # non-finite results are flagged below
             result = self.compute(**{name: array.copy() for name, array in arrays.items()})
-        return self._to_json(result)
+        gap = result.gradient_gap
+
+        def finish_check():
+            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                return _gradcheck_json(gap() if callable(gap) else gap)
+
+        return self._to_json(result), finish_check
 
     def _to_json(self, result):
         blocks = []
@@ -145,22 +159,30 @@ class Kind:
                 "values": _nested(value, lambda x: x if np.isfinite(x) else None),
                 "finite": bool(np.isfinite(value).all()),
             })
-        gap = result.gradient_gap
-        gap_ok = gap is not None and np.isfinite(gap) and gap <= GRADIENT_TOLERANCE
         return {
             "kind": self.name,
             "blocks": blocks,
             "arithmetic": result.arithmetic,
-            "gradcheck": None if gap is None else {
-                "gap": float(gap) if np.isfinite(gap) else None,
-                "ok": bool(gap_ok),
-                "text": (f"Gradient check: the largest gap between the backward formula and central differences "
-                         f"is {gap:.1e}" + ("" if gap_ok else f", above the tolerance {GRADIENT_TOLERANCE:.0e}")),
-            },
+            "gradcheck": None if result.gradient_gap is None else PENDING_CHECK,
             "notes": list(result.notes),
             "plots": [{"title": title, "svg": svg} for title, svg in result.plots],
             "nonfinite": [b["name"] for b in blocks if not b["finite"]],
         }
+
+
+PENDING_CHECK = {"gap": None, "ok": None, "pending": True, "text": "Gradient check: running…"}
+
+
+def _gradcheck_json(gap):
+    if gap is None:
+        return None
+    ok = bool(np.isfinite(gap) and gap <= GRADIENT_TOLERANCE)
+    return {
+        "gap": float(gap) if np.isfinite(gap) else None,
+        "ok": ok,
+        "text": (f"Gradient check: the largest gap between the backward formula and central differences "
+                 f"is {gap:.1e}" + ("" if ok else f", above the tolerance {GRADIENT_TOLERANCE:.0e}")),
+    }
 
 
 def _axis_word(dims, axis):

@@ -23,6 +23,7 @@ RECOMPUTE_ALL = """async () => {
         const before = [...w.el.querySelectorAll(%s)].map(e => e.textContent);
         w.dirty = true;
         await w.send();
+        while (w.el.querySelector('.lw-gradcheck[data-pending]')) await new Promise(r => setTimeout(r, 5));
         const after = [...w.el.querySelectorAll(%s)].map(e => e.textContent);
         report.push({id: w.id, before, after, state: w.el.dataset.state, message: w.messageEl.textContent});
     }

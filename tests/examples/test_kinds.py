@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from engine.errors import LayerwiseError, ShapeError
-from engine.examples import KINDS, get_kind, run, run_json
+from engine.examples import KINDS, finish_check_json, get_kind, run, run_json
 
 
 def block(result, name):
@@ -88,7 +88,16 @@ def test_run_json_reports_errors_and_flags_non_finite_results():
     result = json.loads(run_json("linear", json.dumps(huge)))
     assert "Y" in result["nonfinite"] and block(result, "Y")["cells"][0][0] == "inf"
     assert block(result, "Y")["values"][0][0] is None
-    assert result["gradcheck"]["ok"] is False
+    assert result["gradcheck"]["pending"] is True
+    assert json.loads(finish_check_json())["ok"] is False
+
+
+def test_the_browser_gets_the_gradient_check_after_the_outputs():
+    inputs = KINDS["layernorm"].defaults()
+    first = json.loads(run_json("layernorm", json.dumps(inputs)))
+    assert first["gradcheck"] == {"gap": None, "ok": None, "pending": True, "text": "Gradient check: running…"}
+    assert json.loads(finish_check_json()) == run("layernorm", inputs)["gradcheck"]
+    assert finish_check_json() == "null"  # run once; a later call has nothing left to check
 
 
 @pytest.mark.parametrize("name", sorted(KINDS))
