@@ -52,7 +52,9 @@ class SiteBuild:
     def scope(self) -> dict:
         """Names an inline value or a shapes table sees; the engine is imported on first use in each build."""
         if self._scope is None:
-            package, modules = load_package(self.project)
+            fingerprint = frozenset((path, f.digest) for path, f in self.index.files.items()
+                                    if path.startswith(self.project.package + "/"))
+            package, modules = load_package(self.project, fingerprint)
             self._scope = value_scope(package, modules)
         return self._scope
 
