@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .codeindex import CodeIndex
-from .fences import Fence, scan
+from .fences import scan
 from .pattern import PatternError, compile_pattern, find_matches
 from .project import Project
 from .selectors import SelectorError, select_lines

@@ -20,7 +20,6 @@ class Fence:
     body: str
     lineno: int  # 1-based line of the opening fence
     end_lineno: int  # 1-based line of the closing fence (the last line when it is never closed)
-    header: str  # the opening line, exactly as written
 
 
 def parse_attrs(text: str) -> dict[str, str]:
@@ -43,7 +42,7 @@ def scan(markdown: str) -> list[Fence]:
             j += 1
         body = "\n".join(line[len(indent):] for line in lines[i + 1 : j])
         fences.append(Fence(opening.group("name"), parse_attrs(opening.group("attrs")), body, i + 1,
-                            min(j + 1, len(lines)), lines[i]))
+                            min(j + 1, len(lines))))
         i = j + 1
     return fences
 

@@ -128,7 +128,7 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
     return f'<div class="lw-codemath"><table><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
-def _use_list(calls, index: CodeIndex, project: Project, page_url: str, nobody: str) -> str:
+def _use_list(calls, project: Project, page_url: str, nobody: str) -> str:
     if not calls:
         return f"<em>{nobody}</em>"
     items = []
@@ -147,9 +147,9 @@ def render_implementation(symbol: str, index: CodeIndex, project: Project, page_
     lines = file.lines[first - 1 : function.end_lineno]
     page_href = relative_url(project.source_url(function.path, first), page_url)
     code = render_code(lines, first, lambda n: relative_url(project.source_url(function.path, n), page_url))
-    called_by = _use_list(index.call_sites(symbol, project.is_model_code), index, project, page_url,
+    called_by = _use_list(index.call_sites(symbol, project.is_model_code), project, page_url,
                           f"nothing in {project.package}/ calls it")
-    tested_by = _use_list(index.call_sites(symbol, project.is_test), index, project, page_url,
+    tested_by = _use_list(index.call_sites(symbol, project.is_test), project, page_url,
                           "no test calls it directly")
     return (
         f'<div class="lw-impl"><div class="lw-impl__head"><a href="{escape(page_href)}">'

@@ -27,10 +27,6 @@ def mkdocs_build(config: Path, site_dir: Path) -> subprocess.CompletedProcess:
     )
 
 
-def fixture_project(root: Path = FIXTURE) -> Project:
-    return Project(root=root, package="toy")
-
-
 def render(text: str, page: str = "layers/toy.md", url: str = "layers/toy/", root: Path = FIXTURE, package: str = "toy"):
     """(html, problems, build) for one page of Markdown against the fixture package."""
     problems: list[str] = []

@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-import crosslink_harness  # noqa: F401  (puts scripts/ on sys.path)
 from crosslink.fences import display_math_outside_fences, scan
 from crosslink.shapes import ShapeError, letter_values, shape_rows
 from crosslink.values import evaluate, render_values, split_field
