@@ -95,6 +95,7 @@
     } else if (message.type === "result" || message.type === "died") {
       const request = engine.pending.get(message.id);
       engine.pending.delete(message.id);
+      engine.pythonMs = message.ms; // time inside Python for the latest result (read by the benchmark)
       if (request) {
         if (message.error !== undefined) request.reject(new Error(message.error));
         else request.resolve(JSON.parse(message.json));
@@ -355,11 +356,12 @@
         return;
       }
       this.setMessage("", "");
-      this.save();
       this.dirty = true;
       if (engine.state === "ready") {
-        if (!this.inFlight) this.send();
+        if (!this.inFlight) this.send(); // posts to the worker at once; saving below overlaps with Python
+        this.save();
       } else {
+        this.save();
         results.classList.add("lw-stale");
         if (engine.state === "failed") this.setMessage("Not recomputed: the live engine could not load.", "error");
         else { this.setMessage("Your edit is kept; it is computed as soon as the live engine is ready.", "info"); startEngine(); }
@@ -404,7 +406,8 @@
     readCells(results) {
       const shown = new Map();
       for (const figure of results.querySelectorAll(".lw-output")) {
-        shown.set(figure.dataset.name, [...figure.querySelectorAll("td")].map((td) => td.textContent));
+        shown.set(figure.dataset.name, [...figure.querySelectorAll("tbody tr")]
+          .map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
       }
       return shown;
     }
@@ -452,12 +455,10 @@
       const caption = figure.appendChild(element("figcaption"));
       caption.append(element("code", "", block.name), " ", element("span", "lw-shape", cells.shapeText(block.shape)),
                      " ", element("span", "lw-label", block.label));
-      const before = this.shownCells.get(block.name);
-      let index = 0;
+      const before = this.shownCells.get(block.name) || []; // rows of the texts shown until now
       figure.append(this.grid(block.dims, block.cells, (r, c, text) => {
         const td = element("td", "", text);
-        if (before && before.length && before[index] !== text) td.className = "lw-changed";
-        index += 1;
+        if (before.length && (before[r] || [])[c] !== text) td.className = "lw-changed"; // new cells count too
         return td;
       }));
       return figure;

@@ -55,7 +55,9 @@ function runCheck() {
 
 function compute({ id, key, kind, inputs }) {
   try {
-    self.postMessage({ type: "result", id, json: runJson(kind, inputs, key) });
+    const started = performance.now();
+    const json = runJson(kind, inputs, key);
+    self.postMessage({ type: "result", id, json, ms: performance.now() - started });
     waitingChecks.delete(key);
     waitingChecks.set(key, id);
     setTimeout(runCheck, 0);
