@@ -147,3 +147,35 @@ def test_a_python_error_stays_in_its_widget(live, watched):
     recovered = page.evaluate(EDIT, [index, [["ids", 0, 0, "0"]]])[0]
     assert recovered["result"] is not None and widget.get_attribute("data-state") == "live"
     assert json.loads(json.dumps(recovered["values"]["ids"]))[0] == 0
+
+
+def test_an_edit_made_while_the_engine_loads_is_applied_when_it_is_ready(live, watched):
+    path = live.page_with_kind("linear") or pytest.skip("no page shows the linear example")
+    page = watched.page
+    page.goto(live.url + path)
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    widget.locator('.lw-cell[data-input="X"][data-row="0"][data-col="0"]').fill("5")  # focus starts the engine
+    assert page.evaluate("Layerwise.engine.state") == "loading"
+    assert widget.locator(".lw-message").text_content() == (
+        "Your edit is kept; it is computed as soon as the live engine is ready.")
+    assert wait_for_engine(page)["state"] == "ready"
+    page.wait_for_function("el => el.dataset.state === 'live' && !el.querySelector('.lw-stale, [data-pending]')",
+                           arg=widget.element_handle())
+    start = json.loads(widget.get_attribute("data-start"))
+    start["X"][0][0] = 5
+    expected = [b for b in run("linear", start)["blocks"] if b["name"] == "Y"][0]["cells"]
+    shown = widget.locator('.lw-output[data-name="Y"] td').all_text_contents()
+    assert shown == [c for row in expected for c in row]
+
+
+def test_a_worker_error_restarts_the_engine_and_widgets_keep_working(live, watched):
+    path = live.page_with_kind("linear") or pytest.skip("no page shows the linear example")
+    page = watched.page
+    page.goto(live.url + path + "#widget-linear-1")
+    assert wait_for_engine(page)["state"] == "ready"
+    page.evaluate("Layerwise.engine.worker.dispatchEvent(new ErrorEvent('error', {message: 'simulated crash'}))")
+    assert page.evaluate("Layerwise.engine.state") == "loading" and page.evaluate("Layerwise.engine.starts") == 2
+    assert wait_for_engine(page)["state"] == "ready"
+    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
+    seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
+    assert seen["result"] is not None and seen["values"]["b"][0] == 10
