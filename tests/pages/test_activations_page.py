@@ -1,20 +1,15 @@
 """The ReLU and GELU page: its inline values and typed answers against independent per-entry ``math`` calculations."""
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import activations, gradcheck
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import page_text, shown_texts
 
-PAGE = (REPO / "docs" / "layers" / "activations.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("layers/activations.md")
+
+SHOWN = shown_texts("layers/activations.md")
 
 
 def gelu_exact(x):

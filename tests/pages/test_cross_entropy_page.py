@@ -1,20 +1,15 @@
 """The Cross-entropy page: its inline values and typed answers against independent calculations."""
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import loss
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import REPO, page_text, shown_values
 
-PAGE = (REPO / "docs" / "layers" / "cross-entropy.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
-VALUES = {m.group("field"): evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)}
+PAGE = page_text("layers/cross-entropy.md")
+
+VALUES = shown_values("layers/cross-entropy.md")
 SHOWN = list(VALUES.values())
 
 

@@ -1,21 +1,16 @@
 """The Dropout page: its inline values and typed answers against the seeds' example, hand arithmetic and sampling."""
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import config, dropout, model
 from engine.examples import KINDS
 from engine.examples.dropout import MEAN_DRAWS
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import REPO, page_text, shown_texts
 
-PAGE = (REPO / "docs" / "layers" / "dropout.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("layers/dropout.md")
+
+SHOWN = shown_texts("layers/dropout.md")
 
 
 def test_inline_values_are_the_seed_example():

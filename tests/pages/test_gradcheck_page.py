@@ -1,24 +1,16 @@
 """The Gradient checking page: the precision table against IEEE 754 by hand, and the knowledge-check arithmetic."""
-import importlib
 import math
-import pkgutil
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import norms
 from engine.gradcheck import check_layer, relative_error
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import page_text, shown_texts
 
-PAGE = (REPO / "docs" / "model" / "gradcheck.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{info.name: importlib.import_module(f"engine.{info.name}")
-                                        for info in pkgutil.iter_modules(engine.__path__)}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("model/gradcheck.md")
+
+SHOWN = shown_texts("model/gradcheck.md")
 
 
 def test_the_precision_table():

@@ -1,25 +1,17 @@
 """The Initialisation page: the signal-propagation table against the seed's measurements and the variance argument,
 and the numbers typed in its prose and knowledge check."""
-import importlib
 import math
-import pkgutil
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import init, model
 from engine.config import GPTConfig
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import page_text, shown_values
 
-PAGE = (REPO / "docs" / "layers" / "initialisation.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{info.name: importlib.import_module(f"engine.{info.name}")
-                                        for info in pkgutil.iter_modules(engine.__path__)}}
-SHOWN = {expression: text for expression, _, text in (evaluate(m.group("field"), SCOPE) for m in INLINE.finditer(PAGE))}
+PAGE = page_text("layers/initialisation.md")
+
+SHOWN = shown_values("layers/initialisation.md")
 
 
 def shown(prefix):

@@ -1,21 +1,15 @@
 """The model page: every number it prints, against a parameter count made by hand and the engine's own arrays."""
 import math
-import sys
-from pathlib import Path
 
-import numpy as np
 
-import engine
 from engine import config, data, model
 from engine.examples import KINDS
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import REPO, page_text, shown_texts
 
-PAGE = (REPO / "docs" / "model" / "model.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("model/model.md")
+
+SHOWN = shown_texts("model/model.md")
 
 V = len(set(data.load_corpus()))  # distinct characters, counted without the engine's build_vocab
 d, T, F, L, H = 32, 16, 128, 2, 4  # the defaults the page's configuration table shows

@@ -1,20 +1,15 @@
 """The Residual page: its inline values and typed answers against hand calculations and the engine."""
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import config, linear, model, residual
 from engine.examples import KINDS
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import REPO, page_text, shown_texts
 
-PAGE = (REPO / "docs" / "layers" / "residual.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("layers/residual.md")
+
+SHOWN = shown_texts("layers/residual.md")
 
 
 def test_inline_values_match_hand_calculations():

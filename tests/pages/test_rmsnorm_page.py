@@ -1,24 +1,16 @@
 """The RMSNorm page: its inline values and the numbers typed in its prose, against independent calculations."""
-import importlib
 import math
-import pkgutil
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import model, norms
 from engine.config import GPTConfig
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import page_text, shown_texts
 
-PAGE = (REPO / "docs" / "layers" / "rmsnorm.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{info.name: importlib.import_module(f"engine.{info.name}")
-                                        for info in pkgutil.iter_modules(engine.__path__)}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("layers/rmsnorm.md")
+
+SHOWN = shown_texts("layers/rmsnorm.md")
 
 
 def test_the_seed_example():

@@ -1,22 +1,17 @@
 """The training page: its printed numbers and worked answers, against the corpus, hand arithmetic and the engine."""
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 
-import engine
 from engine import data, optim, train
 from engine.examples.generation import PROMPT
 from engine.examples.training import MAX_LR, TINY
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate  # noqa: E402  the build's own evaluator
+from page_values import REPO, page_text, shown_texts
 
-PAGE = (REPO / "docs" / "model" / "training.md").read_text()
-SCOPE = {"np": np, "engine": engine, **{name: getattr(engine, name) for name in engine.__all__}}
-SHOWN = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(PAGE)]
+PAGE = page_text("model/training.md")
+
+SHOWN = shown_texts("model/training.md")
 
 
 def test_corpus_numbers():

@@ -1,0 +1,33 @@
+"""The text a page shows for each of its `[= expression:format =]` fields, from the build's own evaluator.
+
+Page tests compare these strings with numbers worked out independently (by hand, from the seeds, or with plain
+Python), so a number in the prose is never only typed by hand.
+"""
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+import engine
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from crosslink.values import INLINE, evaluate, value_scope  # noqa: E402  the build's own evaluator
+
+SCOPE = value_scope(engine, {info.name: importlib.import_module(f"engine.{info.name}")
+                             for info in pkgutil.iter_modules(engine.__path__)})
+
+
+def page_text(page: str) -> str:
+    """The Markdown source of `docs/<page>`."""
+    return (REPO / "docs" / page).read_text()
+
+
+def shown_texts(page: str) -> list[str]:
+    """The shown text of every inline value of `docs/<page>`, in page order (repeats kept)."""
+    return [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(page_text(page))]
+
+
+def shown_values(page: str) -> dict[str, str]:
+    """`field -> shown text` for the inline values of `docs/<page>`."""
+    return {m.group("field"): evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(page_text(page))}
