@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
+from plain_differences import central_differences
 
 EPS = 1e-5
 
@@ -26,15 +27,6 @@ def plain_layernorm_loss(rows, gamma, beta, R):
                      for v, g, b, w in zip(row, gamma, beta, weights))
     return total
 
-
-def central_differences(loss, values, h=1e-6):
-    grad = []
-    for i in range(len(values)):
-        up, down = list(values), list(values)
-        up[i] += h
-        down[i] -= h
-        grad.append((loss(up) - loss(down)) / (2 * h))
-    return grad
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import ShapeError
 from engine.examples import KINDS, run
+from plain_differences import central_differences
 
 EPS = 1e-5
 
@@ -24,15 +25,6 @@ def plain_rmsnorm(rows, gamma):
         out.append([g * v / rms for g, v in zip(gamma, row)])
     return out
 
-
-def central_differences(loss, values, h=1e-6):
-    grad = []
-    for i in range(len(values)):
-        up, down = list(values), list(values)
-        up[i] += h
-        down[i] -= h
-        grad.append((loss(up) - loss(down)) / (2 * h))
-    return grad
 
 
 @pytest.fixture(scope="module")
