@@ -61,6 +61,14 @@ class Bench:
         page.close()
         return ready_ms / 1000, total
 
+    def timeline(self, context):
+        page = context.new_page()
+        page.goto(self.url + self.page_path + f"#widget-{self.first_widget_id}")
+        page.wait_for_function("Layerwise.engine.state === 'ready'", timeout=120_000)
+        steps = page.evaluate("Layerwise.engine.timeline")
+        page.close()
+        return steps
+
     def widget_ready(self, context):
         return self._load(context, self.page_path + f"#widget-{self.first_widget_id}",
                           "Layerwise.engine.state === 'ready' ? Layerwise.engine.readyAt : "
@@ -127,6 +135,10 @@ def report(browser, bench, args):
     for temp in ("cold", "warm"):
         ratio = statistics.median(results[f"widgets {temp}"]) / statistics.median(results[f"bare {temp}"])
         print(f"  ready ratio widgets/bare ({temp}, medians): {ratio:.2f}x  (target <= 1.1x)")
+    context = browser.new_context()
+    steps = bench.timeline(context)
+    context.close()
+    print("  one cold start, ms after navigation start: " + ", ".join(f"{stage} {ms:.0f}" for stage, ms in steps))
     for name, sizes in bytes_seen.items():
         print(f"  bytes until ready, {name:8s} {statistics.median(sizes) / 1e6:.2f} MB (median, cold)")
 

@@ -18,6 +18,7 @@ from livewidgets import pyodide_dist, wheel  # noqa: E402
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine wheel land in the site
 BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "widgets.css")
+CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the engine wheel are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
 WHEEL_CACHE = ROOT / ".cache" / "layerwise-wheels"
 
@@ -38,10 +39,13 @@ def on_config(config):
     _build.clear()
     _build.update(render=render, dist=dist, version=version, wheel_path=wheel_path, tag=tag, page=None, counts={})
 
-    for name in BROWSER_FILES:  # added here, not in mkdocs.yml, so the list lives beside the files it names
-        extra = config.extra_css if name.endswith(".css") else config.extra_javascript if name != "worker.js" else None
-        if extra is not None and f"{ASSETS}/{name}" not in [str(e) for e in extra]:
-            extra.append(f"{ASSETS}/{name}")
+    # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
+    # (seconds to load) then starts before other scripts' page work, such as rendering the math.
+    scripts = [f"{ASSETS}/{name}" for name in (CONFIG_SCRIPT,) + BROWSER_FILES
+               if name.endswith(".js") and name != "worker.js"]
+    config.extra_javascript[:] = scripts + [e for e in config.extra_javascript if str(e) not in scripts]
+    if f"{ASSETS}/widgets.css" not in [str(e) for e in config.extra_css]:
+        config.extra_css.append(f"{ASSETS}/widgets.css")
     fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
     fences[:] = [f for f in fences if f.get("name") != "widget"]
     fences.append({"name": "widget", "class": "widget", "format": _format_widget, "validator": _validate_widget})
@@ -92,13 +96,15 @@ def on_files(files, config):
     wheel_uri = f"{ASSETS}/engine-{_build['tag']}/{wheel.WHEEL_NAME}"
     files.append(File.generated(config, wheel_uri, abs_src_path=str(_build["wheel_path"])))
     pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
-    engine_config = {  # URLs relative to this file's own URL
+    engine_config = {  # URLs relative to this file's folder
         "pyodideVersion": _build["version"],
         "pyodide": pyodide_url,
         "wheel": f"engine-{_build['tag']}/{wheel.WHEEL_NAME}",
         "readyTimeoutMs": READY_TIMEOUT_MS,
     }
-    files.append(File.generated(config, f"{ASSETS}/engine.json", content=json.dumps(engine_config, indent=1)))
+    # A script, not JSON to fetch: the worker can start the moment a widget is seen, even while the page is busy.
+    script = f"window.Layerwise = Object.assign(window.Layerwise || {{}}, {{engineConfig: {json.dumps(engine_config)}}});\n"
+    files.append(File.generated(config, f"{ASSETS}/{CONFIG_SCRIPT}", content=script))
     return files
 
 

@@ -22,6 +22,7 @@
     timer: null,
     startedAt: 0,
     starts: 0, // how many workers this tab created (tests check navigation does not add one)
+    timeline: [], // [stage, ms since navigation start] of the latest start
   };
 
   function broadcast() {
@@ -30,20 +31,17 @@
     document.dispatchEvent(new CustomEvent("layerwise:engine", { detail: { state: engine.state } }));
   }
 
-  async function startEngine() {
+  function startEngine() {
     if (engine.state === "loading" || engine.state === "ready" || engine.state === "failed") return;
     engine.state = "loading";
-    engine.stage = "loading the configuration";
+    engine.stage = "starting the worker";
     engine.startedAt = performance.now();
+    engine.timeline = [[engine.stage, engine.startedAt]];
     engine.starts += 1;
     broadcast();
-    let config;
-    try {
-      const response = await fetch(ASSETS + "engine.json");
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      config = await response.json();
-    } catch (error) {
-      failEngine(`its configuration ${ASSETS}engine.json could not be read (${error.message})`);
+    const config = window.Layerwise.engineConfig; // from engine-config.js, written by the site build
+    if (!config) {
+      failEngine(`its configuration ${ASSETS}engine-config.js did not load`);
       return;
     }
     const worker = new Worker(ASSETS + "worker.js");
@@ -59,8 +57,8 @@
     }, config.readyTimeoutMs);
     worker.postMessage({
       type: "start",
-      pyodideURL: new URL(config.pyodide, ASSETS + "engine.json").href,
-      wheelURL: new URL(config.wheel, ASSETS + "engine.json").href,
+      pyodideURL: new URL(config.pyodide, ASSETS).href,
+      wheelURL: new URL(config.wheel, ASSETS).href,
     });
   }
 
@@ -80,11 +78,13 @@
     if (worker !== engine.worker) return; // a message from a worker already replaced
     if (message.type === "progress") {
       engine.stage = message.stage;
+      engine.timeline.push([message.stage, performance.now()]); // read by the benchmark
       broadcast();
     } else if (message.type === "ready") {
       clearTimeout(engine.timer);
       engine.state = "ready";
       engine.readyAt = performance.now();
+      engine.timeline.push(["ready", engine.readyAt]);
       broadcast();
     } else if (message.type === "failed") {
       failEngine(message.reason);
@@ -603,8 +603,11 @@
   let observer = null;
 
   function initPage() {
+    const found = [...document.querySelectorAll(".lw-widget")];
+    if (found.length && found.every((el) => el.dataset.lwReady)) return; // this document is already set up
     if (observer) observer.disconnect();
-    pageWidgets = [...document.querySelectorAll(".lw-widget")].map((el) => new Widget(el));
+    for (const el of found) el.dataset.lwReady = "true";
+    pageWidgets = found.map((el) => new Widget(el));
     if (!pageWidgets.length) return;
     observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) {
@@ -613,8 +616,11 @@
       }
     });
     for (const widget of pageWidgets) observer.observe(widget.el);
-    // A widget already on screen starts the engine now, not one frame later when the observer reports it.
-    if (pageWidgets.some(({ el }) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })) {
+    // A widget already on screen, or the one the link points to (the browser scrolls there later), starts the
+    // engine now rather than when the observer first reports it.
+    const target = decodeURIComponent(location.hash.slice(1));
+    if (pageWidgets.some(({ el }) => el.id === target || el.querySelector(`[id="${CSS.escape(target)}"]`)) ||
+        pageWidgets.some(({ el }) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })) {
       startEngine();
     }
     showNotice();
@@ -622,7 +628,8 @@
 
   window.Layerwise.engine = engine;
   window.Layerwise.widgets = () => pageWidgets;
+  // Set up now (this script comes after every widget in the page), so the engine starts before the rest of the
+  // page's scripts run; then again on each instant navigation, which mkdocs-material announces on document$.
+  initPage();
   if (window.document$) window.document$.subscribe(initPage);
-  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", initPage);
-  else initPage();
 })();

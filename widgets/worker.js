@@ -10,12 +10,6 @@ function step(stage) {
   self.postMessage({ type: "progress", stage });
 }
 
-async function loadPackageOrFail(pyodide, what, nameOrUrl, check) {
-  const problems = [];
-  await pyodide.loadPackage(nameOrUrl, { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
-  if (!check()) throw new Error(`${what} could not be loaded (${problems.join("; ") || "no reason given"})`);
-}
-
 async function start({ pyodideURL, wheelURL }) {
   try {
     step("loading the Python runtime");
@@ -25,10 +19,13 @@ async function start({ pyodideURL, wheelURL }) {
       throw new Error(`the Python runtime could not be fetched from ${pyodideURL} (${error.message})`);
     }
     const pyodide = await self.loadPyodide({ indexURL: pyodideURL, stdout: () => {}, stderr: () => {} });
-    step("loading NumPy");
-    await loadPackageOrFail(pyodide, `NumPy from ${pyodideURL}`, "numpy", () => "numpy" in pyodide.loadedPackages);
-    step("loading the engine");
-    await loadPackageOrFail(pyodide, "the engine wheel", wheelURL, () => "layerwise" in pyodide.loadedPackages);
+    step("loading NumPy and the engine");
+    const problems = []; // both in one call, so the two downloads overlap
+    await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
+    const why = `(${problems.join("; ") || "no reason given"})`;
+    if (!("numpy" in pyodide.loadedPackages)) throw new Error(`NumPy from ${pyodideURL} could not be loaded ${why}`);
+    if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine wheel could not be loaded ${why}`);
+    step("importing the engine");
     const examples = pyodide.pyimport("engine.examples");
     runJson = examples.run_json;
     finishCheckJson = examples.finish_check_json;

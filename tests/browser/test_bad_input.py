@@ -52,7 +52,7 @@ def _attr(chunk, name):
 @pytest.fixture
 def matrix_widget(watched, site):
     path, widget_id, spec, start, operand = widget_with_matrix(site)
-    watched.context.route("**/engine.json", lambda route: route.abort())  # validation must not need the engine
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())  # validation must not need the engine
     watched.page.goto(site.url + path)
     watched.page.wait_for_function("document.querySelector('.lw-reset')")
     return watched.page, widget_id, spec, start, operand
@@ -175,7 +175,7 @@ def test_a_link_with_mismatched_shapes_is_reported_and_ignored(watched, site):
         pytest.skip("this widget's matrix has no linked column dimension")
     except LayerwiseError as error:
         expected = str(error).split(": ", 1)[1]
-    watched.context.route("**/engine.json", lambda route: route.abort())
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
     fragment = f"#lw-{widget_id}=" + json.dumps(values).replace(" ", "")
     watched.page.goto(site.url + path + fragment)
     message = watched.page.locator(f'.lw-widget[data-widget-id="{widget_id}"] .lw-message')

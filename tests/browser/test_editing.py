@@ -1,5 +1,5 @@
 """Editing without the engine: keys move between cells, shapes propagate through linked dimensions, a link and
-localStorage restore the exact example, reset forgets it. The engine is kept from loading (route on engine.json)."""
+localStorage restore the exact example, reset forgets it. The engine is kept from loading (its worker script is refused)."""
 import json
 
 import pytest
@@ -12,7 +12,7 @@ def linear_page(watched, site):
     path = site.page_with_kind("linear")
     if not path:
         pytest.skip("no page shows the linear example")
-    watched.context.route("**/engine.json", lambda route: route.abort())
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
     watched.page.goto(site.url + path)
     watched.page.wait_for_function("document.querySelector('.lw-reset')")
     return watched.page, site.url + path

@@ -87,14 +87,16 @@ def test_unreachable_pyodide_gives_one_notice(watched, site):
 
 def test_wasm_with_wrong_mime_type_times_out_with_a_clear_message(watched, site):
     def short_timeout(route):
-        config = json.loads(route.fetch().text())
-        route.fulfill(json={**config, "readyTimeoutMs": 4000})
+        script = route.fetch().text()
+        assert '"readyTimeoutMs": 60000' in script
+        route.fulfill(body=script.replace('"readyTimeoutMs": 60000', '"readyTimeoutMs": 4000'),
+                      content_type="text/javascript")
 
     def wrong_type(route):
         response = route.fetch()
         route.fulfill(response=response, headers={**response.headers, "content-type": "text/plain"})
 
-    watched.context.route("**/engine.json", short_timeout)
+    watched.context.route("**/engine-config.js", short_timeout)
     watched.context.route("**/*.wasm", wrong_type)
     state = _settle(watched, site, site.pages_with_widgets()[0])
     assert state["state"] == "failed"
