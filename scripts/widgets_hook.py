@@ -69,9 +69,11 @@ def _validate_widget(language, inputs, options, attrs, md):
 
 def _format_widget(source, language, class_name, options, md, **kwargs):
     kind = options["kind"]
-    counts = _build["counts"]
-    counts[kind] = counts.get(kind, 0) + 1
-    widget_id = options.get("id") or f"{kind}-{counts[kind]}"
+    widget_id = options.get("id")
+    if not widget_id:  # <kind>-<n>, counting the widgets of that kind without an id
+        counts = _build["counts"]
+        counts[kind] = counts.get(kind, 0) + 1
+        widget_id = f"{kind}-{counts[kind]}"
     where = f"widget {widget_id!r} (kind {kind!r})"
     try:
         overrides = json.loads(source) if source.strip() else {}
