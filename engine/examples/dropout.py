@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import LayerwiseError
 from ..dropout import dropout_backward, dropout_forward, dropout_mask
-from .fmt import format_compact, format_number
+from .fmt import format_compact, format_number, format_short
 from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
 from .svg import line_chart
 
@@ -33,7 +33,7 @@ def _mask_grid(x, mask):
             parts.append(f'<rect x="{x0}" y="{y0}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#888" '
                          f'stroke-width="0.5"/>')
             parts.append(f'<text x="{x0 + CELL / 2}" y="{y0 + CELL / 2 + 4}" text-anchor="middle" font-size="10">'
-                         f'{escape(format_compact(x[r, c], 2).strip("()"))}'
+                         f'{escape(format_short(x[r, c], 2))}'
                          f'</text>')
             if not kept:
                 parts.append(f'<line x1="{x0 + 4}" y1="{y0 + 4}" x2="{x0 + CELL - 4}" y2="{y0 + CELL - 4}" '

@@ -2,7 +2,7 @@
 import numpy as np
 
 from .. import embedding
-from .fmt import format_compact
+from .fmt import format_short
 from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
 
 
@@ -19,7 +19,7 @@ def compute(E, ids, dout):
     notes = (f"Rows where dE[ids] += dout loses updates (id repeated): {', '.join(map(str, lost))}."
              if lost else "No row differs: repeat an id in ids to see dE[ids] += dout lose an update.",)
     arithmetic = (f"Row 1 of out is the row of E for id {int(ids[0])}: "
-                  f"({', '.join(format_compact(v).strip('()') for v in E[ids[0]])})")
+                  f"({', '.join(format_short(v) for v in E[ids[0]])})")
     return Result(
         blocks=(
             Block("out", "out = E[ids]", out, ("T", "D")),

@@ -2,25 +2,35 @@
 import math
 
 DECIMALS = 4
-SCIENTIFIC_FROM = 1e7  # beyond this, fixed decimals would print long runs of digits
+# Outside [SCIENTIFIC_BELOW, SCIENTIFIC_FROM) fixed decimals would print 0.0000 or long runs of digits.
+SCIENTIFIC_BELOW, SCIENTIFIC_FROM = 1e-4, 1e6
 
 
 def format_number(x, decimals=DECIMALS):
-    """Fixed decimals (``-1.0000``), ``1.2346e+08`` for huge values, ``nan``/``inf``/``-inf`` when not finite."""
+    """Fixed decimals (``-1.0000``); ``8.000e-09`` and ``7.970e+11`` for tiny and huge magnitudes (zero stays
+    ``0.0000``); ``nan``/``inf``/``-inf`` when not finite."""
     x = float(x)
     if math.isnan(x):
         return "nan"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    text = f"{x:.{decimals - 1}e}" if abs(x) >= SCIENTIFIC_FROM else f"{x:.{decimals}f}"
+    if x != 0 and not SCIENTIFIC_BELOW <= abs(x) < SCIENTIFIC_FROM:
+        return f"{x:.{max(decimals - 1, 0)}e}"
+    text = f"{x:.{decimals}f}"
     return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.0000"
 
 
+def format_short(x, decimals=DECIMALS):
+    """A number on its own (a tick label, a cell of a picture): ``2``, ``-0.5``, ``0.3333``, ``1.5e-07``."""
+    mantissa, e, exponent = format_number(x, decimals).partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")  # trailing zeros dropped
+    return mantissa + e + exponent
+
+
 def format_compact(x, decimals=DECIMALS):
-    """A number inside a sentence: ``2``, ``-0.5``, ``0.3333`` (trailing zeros dropped), negatives in parentheses."""
-    text = format_number(x, decimals)
-    if "." in text and "e" not in text:
-        text = text.rstrip("0").rstrip(".")
+    """A number inside a sentence: :func:`format_short`, negatives in parentheses (``2 × (-0.5)``)."""
+    text = format_short(x, decimals)
     return f"({text})" if text.startswith("-") else text
 
 

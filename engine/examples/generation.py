@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import LayerwiseError
 from ..generate import generate_text, sample_next
 from ..softmax import softmax_forward
-from .fmt import format_compact, format_number
+from .fmt import format_compact, format_number, format_short
 from .kind import Block, Dim, Kind, Operand, Result
 from .training import KIND as TRAINING
 from .training import settings_for, short_run
@@ -71,8 +71,8 @@ def _spelled_out_probability(kept, probs):
     if not np.isfinite(kept[0]):
         return "v0 is outside the top-k: p[v0] = exp(-inf) / (...) = 0"
     top = kept[np.isfinite(kept)].max()
-    terms = " + ".join(f"exp({format_compact(k - top).strip('()')})" for k in kept if np.isfinite(k))
-    return (f"p[v0] = exp({format_compact(kept[0] - top).strip('()')}) / ({terms}) = "
+    terms = " + ".join(f"exp({format_short(k - top)})" for k in kept if np.isfinite(k))
+    return (f"p[v0] = exp({format_short(kept[0] - top)}) / ({terms}) = "
             f"{format_compact(np.exp(kept[0] - top))} / {format_compact(np.exp(kept[np.isfinite(kept)] - top).sum())} "
             f"= {format_number(probs[0])}")
 

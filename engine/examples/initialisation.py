@@ -46,8 +46,7 @@ def compute(depth, width, std):
     blocks, series, factors = [], [], []
     for name, label, sigma in _schemes(width, std):
         stds = sigma**layers * unit  # (L,)
-        # log10: the stds span twenty orders of magnitude, too many for fixed decimals
-        blocks.append(Block(name, f"weights {label}: log10 of the std after each layer", np.log10(stds), ("L",)))
+        blocks.append(Block(name, f"weights {label}: std after each layer", stds, ("L",)))
         series.append((label, range(depth), stds))  # layers numbered from 0, as in the tables
         factors.append(f"{label}: {format_compact(math.sqrt(width * sigma**2 / 2), 3)}")
     he_std = math.sqrt(2.0 / width)

@@ -1,6 +1,7 @@
 """Widget kind ``initialisation``: the signal-propagation picture, checked against the variance argument worked by
 hand and against ReLU's positive homogeneity (same random draws, weights c times larger: layer l is c^l larger)."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -11,8 +12,13 @@ from engine.examples import KINDS, run
 from engine.examples.initialisation import SAMPLES
 
 
+def block(result, name):
+    return next(b for b in result["blocks"] if b["name"] == name)
+
+
 def log_stds(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"])
+    """log10 of the stds the block shows (the stds span twenty orders of magnitude)."""
+    return np.log10(block(result, name)["values"])
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +60,15 @@ def test_the_seed_experiment_shapes(result):
     assert np.all(np.abs(log_stds(result, "he")) < 0.3)
     xavier = log_stds(result, "xavier")
     assert (xavier[-1] - xavier[0]) / 9 == pytest.approx(math.log10(math.sqrt(0.5)), abs=0.03)
+
+
+def test_the_stds_are_shown_themselves_in_scientific_notation_when_tiny_or_huge(result):
+    # After ten layers std 0.01 has shrunk to ~1e-8 and std 1 grown to ~1e12 (the bounds tested below): neither fits
+    # four fixed decimals, so both read as mantissa and exponent.
+    tiny, huge = block(result, "std_0_01")["cells"][-1], block(result, "std_1")["cells"][-1]
+    assert re.fullmatch(r"\d\.\d{3}e-0[89]", tiny) and float(tiny) == pytest.approx(block(result, "std_0_01")["values"][-1], rel=1e-3)
+    assert re.fullmatch(r"\d\.\d{3}e\+1[12]", huge) and float(huge) == pytest.approx(block(result, "std_1")["values"][-1], rel=1e-3)
+    assert block(result, "he")["cells"][0] == format(block(result, "he")["values"][0], ".4f")
 
 
 def test_the_arithmetic_line_and_the_picture(result):
