@@ -7,14 +7,21 @@ from html import escape
 
 import numpy as np
 
-from .fmt import format_compact
+from .fmt import format_short
 
-WIDTH, HEIGHT, MARGIN = 320, 200, 36
+WIDTH, HEIGHT, MARGIN = 320, 200, 36  # heat maps; line charts grow below the plot by one row per legend entry
+LEFT, RIGHT, TOP, BOTTOM = 44, 10, 8, 34  # line chart: room for y tick labels, x ticks and the x label
+LEGEND_ROW = 14
+MAX_CHART_WIDTH = 480  # px: the chart fills narrow columns (viewBox, width 100%) but stays legible on wide ones
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 
 
 def line_chart(series, x_label="", y_label="", log_y=False):
-    """``series``: list of (name, xs, ys). Non-finite points (and non-positive ones on a log axis) are skipped."""
+    """``series``: list of (name, xs, ys). Non-finite points (and non-positive ones on a log axis) are skipped.
+
+    Ticks sit at round values (whole powers of ten on a log axis); the legend is a list under the plot, so it
+    never covers a line however the data fall.
+    """
     points = []
     for name, xs, ys in series:
         xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
@@ -23,28 +30,59 @@ def line_chart(series, x_label="", y_label="", log_y=False):
     all_x = np.concatenate([p[1] for p in points]) if points else np.zeros(0)
     all_y = np.concatenate([p[2] for p in points]) if points else np.zeros(0)
     if all_x.size == 0:
-        return _frame("no finite values to plot", x_label, y_label)
+        return _frame("no finite values to plot", x_label, y_label, HEIGHT)
     x0, x1 = _padded_range(all_x)
-    y0, y1 = _padded_range(all_y)
+    if log_y:
+        y0, y1, decades = _decade_axis(all_y)
+        y_ticks = [(k, f"1e{k}") for k in decades]
+    else:
+        y0, y1 = _padded_range(all_y)
+        y_ticks = _round_ticks(y0, y1)
+    plot_bottom = HEIGHT - BOTTOM
 
     def sx(x):
-        return MARGIN + (x - x0) / (x1 - x0) * (WIDTH - 2 * MARGIN)
+        return LEFT + (x - x0) / (x1 - x0) * (WIDTH - LEFT - RIGHT)
 
     def sy(y):
-        return HEIGHT - MARGIN - (y - y0) / (y1 - y0) * (HEIGHT - 2 * MARGIN)
+        return plot_bottom - (y - y0) / (y1 - y0) * (plot_bottom - TOP)
 
     parts = []
+    for value, label in y_ticks:
+        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{sy(value):.1f}" y2="{sy(value):.1f}" '
+                     f'stroke="#eee"/>')
+        parts.append(_text(LEFT - 4, sy(value) + 3, label, "end"))
+    for value, label in _round_ticks(x0, x1):
+        parts.append(_text(sx(value), plot_bottom + 12, label, "middle"))
     for i, (name, xs, ys) in enumerate(points):
         colour = PALETTE[i % len(PALETTE)]
         path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in zip(xs, ys))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{path}"/>')
-        parts.append(f'<text x="{WIDTH - MARGIN}" y="{MARGIN - 20 + 12 * i}" text-anchor="end" font-size="11" '
-                     f'fill="{colour}">{escape(name)}</text>')
-    tick = (lambda v: "1e" + format_compact(v, 1).strip("()")) if log_y else (lambda v: format_compact(v, 2))
-    parts += [_text(MARGIN - 4, sy(y0), tick(y0), "end"), _text(MARGIN - 4, sy(y1), tick(y1), "end"),
-              _text(sx(x0), HEIGHT - MARGIN + 14, format_compact(x0, 2), "middle"),
-              _text(sx(x1), HEIGHT - MARGIN + 14, format_compact(x1, 2), "middle")]
-    return _frame("".join(parts), x_label, y_label + (" (log scale)" if log_y and y_label else ""))
+        row = HEIGHT + LEGEND_ROW * i + 4  # legend entries below the x label, one per row
+        parts.append(f'<line x1="{LEFT}" x2="{LEFT + 16}" y1="{row}" y2="{row}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(f'<text x="{LEFT + 20}" y="{row + 4}" font-size="11" fill="{colour}">{escape(name)}</text>')
+    height = HEIGHT + LEGEND_ROW * len(points) + 4
+    return _frame("".join(parts), x_label, y_label + (" (log scale)" if log_y and y_label else ""), height)
+
+
+def _round_ticks(low, high, target=5):
+    """About ``target`` (value, label) pairs at multiples of 1, 2 or 5 times a power of ten within [low, high]."""
+    raw_step = (high - low) / target
+    power = 10.0 ** math.floor(math.log10(raw_step))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw_step)
+    first = math.ceil(low / step - 1e-9)
+    values = [k * step for k in range(first, math.floor(high / step + 1e-9) + 1)]
+    decimals = max(0, -math.floor(math.log10(step)))  # enough to tell neighbouring ticks apart
+    return [(v, format_short(v, decimals)) for v in values]
+
+
+def _decade_axis(log_values, most=6):
+    """Whole exponents of ten as ticks, every n-th one when there would be more than ``most``; the axis runs from
+    the first tick to the last, so both sit on the plot's edges. Returns (low, high, ticks)."""
+    low, high = math.floor(float(log_values.min())), math.ceil(float(log_values.max()))
+    step = max(1, math.ceil((high - low) / (most - 1)))
+    count = max(1, math.ceil((high - low) / step))
+    ticks = [low + step * k for k in range(count + 1)]
+    return low, ticks[-1], ticks
 
 
 def heat_map(matrix, row_labels, col_labels, title=""):
@@ -61,7 +99,7 @@ def heat_map(matrix, row_labels, col_labels, title=""):
             x, y = MARGIN + cell * c, MARGIN + cell * r
             parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{_colour(value, scale)}" '
                          f'stroke="#888" stroke-width="0.5"/>')
-            parts.append(_text(x + cell / 2, y + cell / 2 + 4, format_compact(value, 2).strip("()"), "middle", 9))
+            parts.append(_text(x + cell / 2, y + cell / 2 + 4, format_short(value, 2), "middle", 9))
     for c in range(cols):
         parts.append(_text(MARGIN + cell * c + cell / 2, MARGIN - 6, col_labels[c], "middle"))
     width, height = MARGIN + cell * cols + 8, MARGIN + cell * rows + 8
@@ -87,11 +125,12 @@ def _text(x, y, label, anchor, size=10):
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}">{escape(str(label))}</text>'
 
 
-def _frame(body, x_label, y_label):
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
-            f'height="{HEIGHT}" role="img" aria-label="{escape(y_label)} against {escape(x_label)}">'
-            f'<rect x="{MARGIN}" y="{MARGIN - 24}" width="{WIDTH - 2 * MARGIN}" height="{HEIGHT - 2 * MARGIN + 24}" '
+def _frame(body, x_label, y_label, height):
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
+            f'style="max-width: {MAX_CHART_WIDTH}px" role="img" '
+            f'aria-label="{escape(y_label)} against {escape(x_label)}">'
+            f'<rect x="{LEFT}" y="{TOP}" width="{WIDTH - LEFT - RIGHT}" height="{HEIGHT - TOP - BOTTOM}" '
             f'fill="none" stroke="#ccc"/>{body}'
-            f'{_text(WIDTH / 2, HEIGHT - 6, x_label, "middle")}'
-            f'<text x="12" y="{HEIGHT / 2}" font-size="10" text-anchor="middle" '
-            f'transform="rotate(-90 12 {HEIGHT / 2})">{escape(y_label)}</text></svg>')
+            f'{_text(LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 6, x_label, "middle")}'
+            f'<text x="10" y="{(HEIGHT - BOTTOM + TOP) / 2}" font-size="10" text-anchor="middle" '
+            f'transform="rotate(-90 10 {(HEIGHT - BOTTOM + TOP) / 2})">{escape(y_label)}</text></svg>')

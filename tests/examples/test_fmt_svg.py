@@ -1,14 +1,20 @@
 """Number formatting and the SVG helpers shared by every widget kind."""
+import re
 import xml.etree.ElementTree as ET
+
+import numpy as np
 
 import pytest
 
-from engine.examples.fmt import format_compact, format_input, format_number
+from engine.examples.fmt import format_compact, format_input, format_number, format_short
 from engine.examples.svg import heat_map, line_chart
 
 
 @pytest.mark.parametrize("value, text", [
-    (1, "1.0000"), (-1 / 3, "-0.3333"), (-0.00001, "0.0000"), (-0.0, "0.0000"), (2.5e8, "2.500e+08"),
+    (1, "1.0000"), (-1 / 3, "-0.3333"), (-0.0, "0.0000"), (0, "0.0000"), (2.5e8, "2.500e+08"),
+    # scientific below 1e-4 and from 1e6 on, in magnitude
+    (-0.00001, "-1.000e-05"), (8e-9, "8.000e-09"), (0.0001, "0.0001"), (0.00009999, "9.999e-05"),
+    (999999.0, "999999.0000"), (1e6, "1.000e+06"), (-7.97e11, "-7.970e+11"),
     (float("nan"), "nan"), (float("inf"), "inf"), (float("-inf"), "-inf"),
 ])
 def test_format_number(value, text):
@@ -16,7 +22,8 @@ def test_format_number(value, text):
 
 
 def test_format_compact_and_input():
-    assert [format_compact(v) for v in (2.0, -0.5, 1 / 3)] == ["2", "(-0.5)", "0.3333"]
+    assert [format_compact(v) for v in (2.0, -0.5, 1 / 3, -1.5e-7)] == ["2", "(-0.5)", "0.3333", "(-1.5e-07)"]
+    assert [format_short(v) for v in (2.0, -0.5, 1e-9, 7.97e11)] == ["2", "-0.5", "1e-09", "7.97e+11"]
     assert [format_input(v) for v in (1.0, 0.1, -2.5, 1e20)] == ["1", "0.1", "-2.5", "1e+20"]
 
 
@@ -32,3 +39,40 @@ def test_svg_is_well_formed_and_escapes_labels():
 
 def test_line_chart_with_nothing_finite_says_so():
     assert "no finite values to plot" in line_chart([("s", [0, 1], [float("nan"), float("inf")])])
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def texts(svg):
+    """(x, y, text) of every label in the chart."""
+    return [(float(t.get("x")), float(t.get("y")), t.text) for t in ET.fromstring(svg).iter(SVG + "text")]
+
+
+def test_log_axis_ticks_sit_on_whole_powers_of_ten():
+    # values from 8e-9 to 2e3: ticks must be 1eK for whole K, spanning the decades -9 .. 4
+    chart = line_chart([("a", [0, 1, 2], [8e-9, 1.0, 2e3])], "x", "y", log_y=True)
+    y_ticks = [label for x, _, label in texts(chart) if label.startswith("1e")]
+    assert y_ticks and all(re.fullmatch(r"1e-?\d+", label) for label in y_ticks), y_ticks
+    exponents = [int(label[2:]) for label in y_ticks]
+    assert exponents[0] == -9 and exponents[-1] >= 4 and len(set(np.diff(exponents))) == 1
+
+
+def test_linear_ticks_are_round_and_negatives_read_with_a_minus_sign():
+    chart = line_chart([("a", [-1, 0, 1], [-0.5, 0.25, 0.5])], "x", "y")
+    labels = [label for _, _, label in texts(chart)]
+    assert "-0.5" in labels and "0.5" in labels and "-1" in labels and "1" in labels
+    assert not any("(" in label for label in labels)
+
+
+def test_legend_sits_below_the_plot_area_and_the_chart_scales_with_its_column():
+    names = ["first line", "second line", "third line"]
+    chart = line_chart([(n, [0, 1], [1, 2]) for n in names], "x", "y")
+    root = ET.fromstring(chart)
+    frame = root.find(SVG + "rect")
+    plot_bottom = float(frame.get("y")) + float(frame.get("height"))
+    legend = [(y, label) for _, y, label in texts(chart) if label in names]
+    assert len(legend) == 3 and all(y > plot_bottom + 10 for y, _ in legend)  # below the x tick labels too
+    _, _, _, view_height = (float(v) for v in root.get("viewBox").split())
+    assert max(y for y, _ in legend) < view_height  # and inside the picture
+    assert root.get("width") == "100%" and root.get("height") is None
