@@ -17,15 +17,32 @@
     return `'${cut}'`;
   }
 
-  /* One cell: {value} or {error} naming the cell. */
-  function parseCell(text, where, integer) {
+  /* One cell: {value} or {error} naming the cell; `bounds` is the input's inclusive [low, high] or null. */
+  function parseCell(text, where, integer, bounds) {
     const trimmed = String(text).trim().replace(/\u2212/g, "-"); // a minus sign copied from a page
     if (trimmed === "") return { error: `${where} is empty` };
     if (!DECIMAL.test(trimmed)) return { error: `${where}: ${quote(trimmed)} is not a number` };
     const value = Number(trimmed);
     if (!Number.isFinite(value)) return { error: `${where}: ${quote(trimmed)} is too large to be a finite number` };
     if (integer && !Number.isInteger(value)) return { error: `${where}: ${quote(trimmed)} is not a whole number` };
+    const outside = outOfBounds(where, value, bounds);
+    if (outside) return { error: outside };
     return { value: value === 0 ? 0 : value }; // no -0 sent to Python
+  }
+
+  /* The Python side's words (engine/examples/kind.py), so a reader sees one message whichever side caught it. */
+  function outOfBounds(where, value, bounds) {
+    if (!bounds || (value >= bounds[0] && value <= bounds[1])) return null;
+    return `${where} must be from ${inputText(bounds[0])} to ${inputText(bounds[1])}, got ${inputText(value)}`;
+  }
+
+  /* A number as Python's format_input writes it (fmt.py): its repr, e.g. 0.05, 9e-05, 1e+16, and whole numbers
+   * without ".0". Both sides print the shortest digits that read back as the same float; only the switch to
+   * exponents and the exponent's form differ between JavaScript and Python. */
+  function inputText(x) {
+    if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
+    if (Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16) return String(x);
+    return x.toExponential().replace(/e([+-])(\d)$/, "e$10$2");
   }
 
   /* A block copied from a spreadsheet or a page: rows on lines, values split by tabs, commas or spaces. */
@@ -113,6 +130,7 @@
         for (const x of row) {
           if (typeof x !== "number" || !Number.isFinite(x)) return `${input.name} holds a value that is not a finite number`;
           if (input.integer && !Number.isInteger(x)) return `${input.name} holds a value that is not a whole number`;
+          if (outOfBounds(input.name, x, input.bounds)) return `${input.name} holds a value outside its bounds`;
         }
       }
       shapes[input.name] = shape;

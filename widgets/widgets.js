@@ -323,7 +323,8 @@
       const r = Number(box.dataset.row);
       const c = Number(box.dataset.col);
       const key = `${input.name}:${r}:${c}`;
-      const parsed = cells.parseCell(box.value, cells.cellName(input.name, input.dims.length, r, c), input.integer);
+      const parsed = cells.parseCell(box.value, cells.cellName(input.name, input.dims.length, r, c), input.integer,
+                                    input.bounds);
       if (parsed.error) {
         this.bad.set(key, parsed.error);
         box.classList.add("lw-bad");

@@ -118,7 +118,7 @@ KIND = Kind(
     inputs=(
         Operand("x", "input", ("T", "d"), [[1.0, 1.0, 1.0, 1.0]]),
         Operand("dy", "gradient on the output", ("T", "d"), [[1.0, 2.0, 3.0, 4.0]]),
-        Operand("p", "probability of dropping an entry", (), 0.5),
+        Operand("p", "probability of dropping an entry", (), 0.5, bounds=(0, 0.95)),
         Operand("seed", "seed of the random generator", (), 9, integer=True),
     ),
     compute=compute,

@@ -84,7 +84,7 @@ KIND = Kind(
     dims=(Dim("V", "v", 2, 8),),
     inputs=(
         Operand("z", "logits of the last position", ("V",), [2.0, 1.0, 0.5, -1.0]),
-        Operand("temperature", "temperature τ (> 0)", (), 1.0),
+        Operand("temperature", "temperature τ", (), 1.0, bounds=(0.05, 10)),
         Operand("top_k", "top-k: how many logits to keep (0 = all)", (), 0, integer=True),
         Operand("seed", "seed of the random draws", (), 0, integer=True),
     ),

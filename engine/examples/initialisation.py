@@ -35,8 +35,6 @@ def _schemes(width, std):
 def compute(depth, width, std):
     depth = _check_size("depth", depth, 1, MAX_DEPTH)
     width = _check_size("width", width, 2, MAX_WIDTH)
-    if not std > 0:
-        raise LayerwiseError(f"initialisation example: std must be a number > 0, got {float(std)}")
     std = float(std)
     # One run with unit-std weights serves every scheme: signal_propagation draws the same matrices for any std,
     # only scaled, and ReLU(c z) = c ReLU(z) for c > 0, so with std s layer l's std is exactly s^l times the unit
@@ -70,7 +68,7 @@ KIND = Kind(
     inputs=(
         Operand("depth", "Number of Linear + ReLU layers", (), 10, integer=True),
         Operand("width", "Width of every layer", (), 512, integer=True),
-        Operand("std", "Your own weight standard deviation", (), 0.05),
+        Operand("std", "Your own weight standard deviation", (), 0.05, bounds=(0.001, 10)),
     ),
     compute=compute,
 )

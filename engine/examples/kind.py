@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import LayerwiseError, ShapeError
 from ..gradcheck import numerical_gradient
-from .fmt import format_number
+from .fmt import format_input, format_number
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,14 @@ class Operand:
     dims: tuple[str, ...]     # one symbol per axis: ("T", "a"); () for a scalar
     default: object           # nested lists of numbers, matching dims
     integer: bool = False     # token ids: whole numbers only
+    # Inclusive (low, high) for every entry, checked here and in the browser's cells. Declare it for inputs where
+    # values outside make no sense, and for chaotic ones (a learning rate): there Pyodide's and CPython's round-off
+    # would grow into visible differences.
+    bounds: tuple[float, float] | None = None
+
+    def __post_init__(self):
+        if self.bounds is not None and not self.bounds[0] < self.bounds[1]:
+            raise LayerwiseError(f"input {self.name}: bounds must be (low, high) with low < high, got {self.bounds}")
 
 
 @dataclass(frozen=True)
@@ -87,7 +95,8 @@ class Kind:
             "title": self.title,
             "dims": {d.symbol: {"prefix": d.prefix, "min": d.min, "max": d.max, "resizable": d.resizable}
                      for d in self.dims},
-            "inputs": [{"name": op.name, "label": op.label, "dims": list(op.dims), "integer": op.integer}
+            "inputs": [{"name": op.name, "label": op.label, "dims": list(op.dims), "integer": op.integer,
+                        "bounds": None if op.bounds is None else [float(b) for b in op.bounds]}
                        for op in self.inputs],
         }
 
@@ -206,7 +215,13 @@ def _as_array(where, op, raw):
         if len(fractional):
             raise LayerwiseError(f"{where}: {_cell_name(op, fractional[0])} must be a whole number, "
                                  f"got {array[tuple(fractional[0])]}")
-        return array.astype(np.int64)
+        array = array.astype(np.int64)
+    if op.bounds is not None:
+        low, high = op.bounds
+        outside = np.argwhere((array < low) | (array > high))
+        if len(outside):
+            raise LayerwiseError(f"{where}: {_cell_name(op, outside[0])} must be from {format_input(low)} to "
+                                 f"{format_input(high)}, got {format_input(array[tuple(outside[0])])}")
     return array
 
 

@@ -88,8 +88,6 @@ def compute(ids, targets, vocab_size, emb_dim, num_heads, ff_dim, num_layers, po
     config = example_config(ids, vocab_size, emb_dim, num_heads, ff_dim, num_layers, post_ln, rmsnorm)
     if seed < 0:
         raise LayerwiseError(f"model example: seed must be 0 or more, got {seed}")
-    if not lr > 0:
-        raise LayerwiseError(f"model example: lr must be a number > 0, got {format_compact(lr)}")
     batch_ids, batch_targets = ids[None, :], targets[None, :]  # (1, T): a batch of one sequence
     params = model.init_params(config, int(seed))
     initial = {name: array.copy() for name, array in params.items()}
@@ -193,8 +191,8 @@ KIND = Kind(
         Operand("post_ln", "0 = pre-LN (GPT-2), 1 = post-LN", (), 0, integer=True),
         Operand("rmsnorm", "0 = LayerNorm, 1 = RMSNorm", (), 0, integer=True),
         Operand("seed", "seed of init_params", (), 0, integer=True),
-        Operand("max_norm", "clipping threshold for the global gradient norm", (), 1.0),
-        Operand("lr", "learning rate of the AdamW step", (), 0.01),
+        Operand("max_norm", "clipping threshold for the global gradient norm", (), 1.0, bounds=(0.01, 100)),
+        Operand("lr", "learning rate of the AdamW step", (), 0.01, bounds=(0.0001, 1)),
     ),
     compute=compute,
 )

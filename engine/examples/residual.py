@@ -90,8 +90,6 @@ def compute(x, W, dy, gain, layers, seed):
         raise LayerwiseError(f"residual example: layers must lie between 1 and {MAX_LAYERS}, got {layers}")
     if seed < 0:
         raise LayerwiseError(f"residual example: seed must be 0 or more, got {seed}")
-    if not gain > 0:
-        raise LayerwiseError(f"residual example: gain must be positive, got {format_compact(gain)}")
     fx, f_cache = linear_forward(x, W, np.zeros(W.shape[1]))  # (d,)
     y, r_cache = residual_forward(x, fx)  # (d,)
     dx_skip, dfx = residual_backward(dy, r_cache)  # (d,) each
@@ -145,7 +143,7 @@ KIND = Kind(
         Operand("x", "input of the block", ("d",), [1, -1]),
         Operand("W", "weights of the sub-layer f(x) = x @ W", ("d", "d"), [[0.5, 0], [0, 0.5]]),
         Operand("dy", "gradient of the loss on y", ("d",), [1, 1]),
-        Operand("gain", "size factor of each random sub-layer in the pictures", (), 0.7),
+        Operand("gain", "size factor of each random sub-layer in the pictures", (), 0.7, bounds=(0.01, 10)),
         Operand("layers", "number of layers in the pictures", (), 12, integer=True),
         Operand("seed", "seed of the random stack", (), 0, integer=True),
     ),

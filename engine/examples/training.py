@@ -23,7 +23,7 @@ TINY = GPTConfig(seq_len=16, emb_dim=24, num_heads=2, ff_dim=48, num_layers=1)  
 MAX_STEPS, MAX_BATCH = 120, 16
 # Above this rate a run is chaotic: Pyodide's NumPy and CPython's BLAS sum in different orders, and the two
 # engines' losses drift apart in the visible digits. Below it they agree to ~1e-13.
-MAX_LR = 0.05
+MIN_LR, MAX_LR = 0.0001, 0.05
 EVALUATIONS = 6  # validation points on the curve
 
 
@@ -34,13 +34,9 @@ def _whole(name, value, low, high):
 
 
 def settings_for(steps, batch_size, lr, warmup_steps, grad_clip, seed):
-    """Checked TrainSettings for the example; validation is measured ``EVALUATIONS`` times along the run."""
+    """Checked TrainSettings for the example (lr and grad_clip are bounded by their inputs); validation is measured
+    ``EVALUATIONS`` times along the run."""
     steps = _whole("steps", steps, 1, MAX_STEPS)
-    if not 0 < lr <= MAX_LR:
-        raise LayerwiseError(f"training example: lr must be a number > 0 and at most {MAX_LR}, got "
-                             f"{format_compact(lr)}")
-    if not grad_clip > 0:
-        raise LayerwiseError(f"training example: grad_clip must be a number > 0, got {format_compact(grad_clip)}")
     return TrainSettings(steps=steps, batch_size=_whole("batch_size", batch_size, 1, MAX_BATCH), lr=float(lr),
                          warmup_steps=_whole("warmup_steps", warmup_steps, 0, steps), grad_clip=float(grad_clip),
                          eval_every=max(steps // EVALUATIONS, 1), eval_batches=2, seed=_whole("seed", seed, 0, 10**6))
@@ -114,9 +110,9 @@ KIND = Kind(
     inputs=(
         Operand("steps", f"training steps (1 to {MAX_STEPS})", (), 60, integer=True),
         Operand("batch_size", f"windows per step (1 to {MAX_BATCH})", (), 8, integer=True),
-        Operand("lr", f"peak learning rate (at most {MAX_LR})", (), 0.01),
+        Operand("lr", f"peak learning rate ({MIN_LR} to {MAX_LR})", (), 0.01, bounds=(MIN_LR, MAX_LR)),
         Operand("warmup_steps", "warm-up steps", (), 6, integer=True),
-        Operand("grad_clip", "maximum global gradient norm", (), 1.0),
+        Operand("grad_clip", "maximum global gradient norm", (), 1.0, bounds=(0.01, 10)),
         Operand("seed", "seed of the initial weights and of the batches", (), 0, integer=True),
     ),
     compute=compute,

@@ -105,6 +105,25 @@ def test_typed_bad_cells_are_named_and_nothing_runs(matrix_widget):
     assert result["injected"] == 0 and result["pwned"] is False
 
 
+def test_values_outside_an_inputs_bounds_get_the_python_sides_words(watched, site):
+    path = site.page_with_kind("training")
+    if not path:
+        pytest.skip("no page shows the training widget, whose lr is bounded")
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    watched.page.goto(site.url + path)
+    watched.page.wait_for_function("document.querySelector('.lw-reset')")
+    widget_id = watched.page.evaluate("Layerwise.widgets().find(w => w.spec.name === 'training').id")
+    defaults = get_kind("training").defaults()
+    cases = ["1.27", "-1", "0.00009", "0.05", "0.0001"]
+    seen = watched.page.evaluate(TYPE_CELLS, [widget_id, "lr", 0, 0, cases])["seen"]
+    for text, shown in zip(cases, seen):
+        try:
+            get_kind("training").bind({**defaults, "lr": float(text)})
+            assert not shown["marked"] and shown["level"] != "error", (text, shown)
+        except LayerwiseError as error:
+            assert shown["marked"] and shown["message"] == str(error).split(": ", 1)[1], (text, shown)
+
+
 PASTE = """([widgetId, name, row, col, text]) => {
     const widget = document.querySelector(`.lw-widget[data-widget-id="${widgetId}"]`);
     const cell = widget.querySelector(`.lw-cell[data-input="${name}"][data-row="${row}"][data-col="${col}"]`);

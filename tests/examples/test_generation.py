@@ -60,7 +60,7 @@ def test_text_comes_from_the_trained_tiny_model():
 
 
 @pytest.mark.parametrize("overrides, words", [
-    ({"temperature": 0}, "temperature must be a finite number > 0, got 0.0"),
+    ({"temperature": 0}, "temperature must be from 0.05 to 10, got 0"),
     ({"top_k": 5}, "top_k must be None or an integer in [1, 4], got 5"),
     ({"seed": -1}, "seed must be 0 or more"),
 ])

@@ -97,7 +97,7 @@ def test_changing_depth_and_width_reruns_the_experiment():
     ({"depth": 21}, "depth must be a whole number from 1 to 20, got 21"),
     ({"width": 1}, "width must be a whole number from 2 to 512, got 1"),
     ({"width": 600}, "width must be a whole number from 2 to 512, got 600"),
-    ({"std": 0}, "std must be a number > 0, got 0.0"),
+    ({"std": 0}, "std must be from 0.001 to 10, got 0"),
     ({"depth": 2.5}, "depth must be a whole number, got 2.5"),
 ])
 def test_bad_sizes_are_named(inputs, message):

@@ -6,6 +6,7 @@ import pytest
 
 from engine.errors import LayerwiseError, ShapeError
 from engine.examples import KINDS, finish_check_json, get_kind, run, run_json
+from engine.examples.kind import Block, Dim, Kind, Operand, Result
 
 
 def block(result, name):
@@ -112,3 +113,26 @@ def test_every_kind_runs_its_defaults_into_json(name):
     for b in result["blocks"]:
         assert list(np.shape(b["values"])) == b["shape"]
         assert set(b["dims"]) <= set(kind.spec()["dims"])
+
+
+def test_declared_bounds_are_checked_inclusively_and_named():
+    kind = Kind(name="bounded", title="t", dims=(Dim("n", "i"),),
+                inputs=(Operand("rate", "a rate", (), 0.5, bounds=(0.0001, 0.05)),
+                        Operand("v", "a vector", ("n",), [1, 2], bounds=(0, 2))),
+                compute=lambda rate, v: Result(blocks=(Block("v", "v", v, ("n",)),)))
+    assert kind.spec()["inputs"][0]["bounds"] == [0.0001, 0.05]
+    kind.bind({"rate": 0.05, "v": [0, 2]})  # both ends allowed
+    kind.bind({"rate": 0.0001, "v": [0, 2]})
+    with pytest.raises(LayerwiseError, match=r"^bounded example: rate must be from 0.0001 to 0.05, got 1.27$"):
+        kind.bind({"rate": 1.27, "v": [1, 1]})
+    with pytest.raises(LayerwiseError, match=r"^bounded example: entry 2 of v must be from 0 to 2, got -0.5$"):
+        kind.bind({"rate": 0.01, "v": [1, -0.5]})
+    with pytest.raises(LayerwiseError, match="bounds must be"):
+        Operand("x", "x", (), 1.0, bounds=(1, 1))
+
+
+def test_every_default_lies_within_its_bounds_and_chaotic_inputs_are_bounded():
+    for kind in KINDS.values():
+        kind.bind(kind.defaults())  # would raise naming the input
+    lr = next(op for op in KINDS["training"].inputs if op.name == "lr")
+    assert lr.bounds is not None and lr.bounds[1] <= 0.05  # above it the CPython and Pyodide runs drift apart

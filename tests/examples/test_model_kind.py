@@ -102,7 +102,7 @@ def test_post_ln_has_no_skip_mistake_note_and_still_checks():
     ({"num_heads": 3}, "emb_dim (4) must be divisible by num_heads (3)"),
     ({"vocab_size": 9}, "vocab_size must be a whole number from 2 to 8, got 9"),
     ({"post_ln": 2}, "post_ln must be 0 (pre) or 1 (post), got 2"),
-    ({"lr": 0}, "lr must be a number > 0"),
+    ({"lr": 0}, "model example: lr must be from 0.0001 to 1, got 0"),
     ({"ids": [0, 1, 2, 3]}, "ids must lie in [0, 3) for a vocabulary of 3, got 3"),
     ({"targets": [1, 2, 0, 3]}, "targets must lie in [0, 3) for a vocabulary of 3, got 3"),
 ])

@@ -67,7 +67,7 @@ def test_depth_curves():
     ("layers", 0, "layers must lie between 1 and 48, got 0"),
     ("layers", 49, "layers must lie between 1 and 48, got 49"),
     ("seed", -2, "seed must be 0 or more, got -2"),
-    ("gain", 0, "gain must be positive, got 0"),
+    ("gain", 0, "gain must be from 0.01 to 10, got 0"),
     ("W", [[1, 2, 3], [4, 5, 6]], "W has shape"),
 ])
 def test_bad_inputs_are_named(name, value, message):
