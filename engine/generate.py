@@ -14,21 +14,28 @@ from .model import forward
 from .softmax import softmax_forward
 
 
-def sample_next(logits, rng, temperature=1.0, top_k=None):
-    """One id drawn from ``softmax(logits / temperature)`` restricted to the ``top_k`` largest logits ``(V,)``."""
+def sampling_distribution(logits, temperature=1.0, top_k=None):
+    """The probabilities ``sample_next`` draws from ``(V,)``: ``softmax(logits / temperature)`` over the ``top_k``
+    largest logits, 0 elsewhere."""
     logits = np.asarray(logits, dtype=np.float64)  # (V,)
     V = logits.shape[-1]
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not (
             math.isfinite(temperature) and temperature > 0):
-        raise LayerwiseError(f"sample_next: temperature must be a finite number > 0, got {temperature!r}")
+        raise LayerwiseError(f"sampling_distribution: temperature must be a finite number > 0, got {temperature!r}")
     if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= V):
-        raise LayerwiseError(f"sample_next: top_k must be None or an integer in [1, {V}], got {top_k!r}")
+        raise LayerwiseError(f"sampling_distribution: top_k must be None or an integer in [1, {V}], got {top_k!r}")
     scaled = logits / temperature  # below 1 sharpens, above 1 flattens
     if top_k is not None:
         kth_largest = np.partition(scaled, V - top_k)[V - top_k]
         scaled = np.where(scaled < kth_largest, -np.inf, scaled)  # ties at the threshold stay in
     probs, _ = softmax_forward(scaled)  # (V,)
-    return int(rng.choice(V, p=probs))
+    return probs
+
+
+def sample_next(logits, rng, temperature=1.0, top_k=None):
+    """One id drawn from :func:`sampling_distribution`."""
+    probs = sampling_distribution(logits, temperature, top_k)  # (V,)
+    return int(rng.choice(len(probs), p=probs))
 
 
 def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=None):

@@ -1,14 +1,15 @@
 """Widget kind ``generation``: one sampling step spelled out on editable logits, then text from a trained tiny GPT.
 
-The steps on the reader's logits (temperature, top-k, softmax, many draws) call the engine's ``sample_next`` and
-``softmax_forward``; the text comes from ``generate_text`` with the model that the ``training`` widget's default run
-produces, so both widgets on the page show the same model.
+The steps on the reader's logits (temperature, top-k, softmax, many draws) call the engine's
+``sampling_distribution``, the probabilities ``sample_next`` draws from; the text comes from ``generate_text`` with
+the model that the ``training`` widget's default run produces, so both widgets on the page show the same model.
 """
+from functools import lru_cache
+
 import numpy as np
 
 from ..errors import LayerwiseError
-from ..generate import generate_text, sample_next
-from ..softmax import softmax_forward
+from ..generate import generate_text, sampling_distribution
 from .fmt import format_compact, format_number, format_short
 from .kind import Block, Dim, Kind, Operand, Result
 from .training import KIND as TRAINING
@@ -19,49 +20,43 @@ PROMPT = "Thou"
 NEW_CHARACTERS = 80
 
 
-def sampling_steps(z, temperature, top_k):
-    """What ``sample_next`` computes before it draws, for display: scaled logits, top-k kept, probabilities.
-
-    The steps are the engine's (division, ``np.partition`` threshold, ``softmax_forward``); a test checks that
-    ``sample_next``'s draws follow these probabilities.
-    """
-    scaled = z / temperature  # (V,)
-    kept = scaled
-    if top_k is not None:
-        threshold = np.partition(scaled, len(z) - top_k)[len(z) - top_k]
-        kept = np.where(scaled < threshold, -np.inf, scaled)  # (V,)
-    probs, _ = softmax_forward(kept)  # (V,)
-    return scaled, kept, probs
+@lru_cache(maxsize=32)
+def continuation(seed, temperature, top_k):
+    """The tiny model's text after PROMPT. Memoised: an edit of the logits leaves it as it was, and 80 forward
+    passes cost far more than a frame in the browser."""
+    result, _ = short_run(settings_for(**TRAINING.defaults()))  # itself memoised, shared with the training widget
+    return generate_text(result.params, result.config, result.vocab, PROMPT, NEW_CHARACTERS, seed=seed,
+                         temperature=temperature, top_k=top_k)
 
 
 def compute(z, temperature, top_k, seed):
     top_k = None if int(top_k) == 0 else int(top_k)
     if seed < 0:
         raise LayerwiseError(f"generation example: seed must be 0 or more, got {seed}")
-    temperature = float(temperature)
-    rng = np.random.default_rng(int(seed))
-    draws = [sample_next(z, rng, temperature, top_k) for _ in range(DRAWS)]  # the engine checks temperature, top_k
+    temperature, seed = float(temperature), int(seed)
+    probs = sampling_distribution(z, temperature, top_k)  # (V,) the engine checks temperature and top_k
+    # One call drawing DRAWS ids gives the same ids as DRAWS calls of sample_next on this generator (same uniforms,
+    # same cumulative sums; a test checks it), at a thousandth of the cost.
+    draws = np.random.default_rng(seed).choice(len(z), size=DRAWS, p=probs)  # (DRAWS,)
     frequencies = np.bincount(draws, minlength=len(z)) / DRAWS  # (V,)
-    scaled, kept, probs = sampling_steps(z, temperature, top_k)
+    scaled = z / temperature  # (V,)
+    threshold = -np.inf if top_k is None else np.sort(scaled)[-top_k]  # the k-th largest; ties stay in
+    kept = np.where(scaled >= threshold, scaled, -np.inf)  # (V,) what top-k leaves for the softmax
 
-    result, _ = short_run(settings_for(**TRAINING.defaults()))
-    text = generate_text(result.params, result.config, result.vocab, PROMPT, NEW_CHARACTERS, seed=int(seed),
-                         temperature=temperature, top_k=top_k)
-    greedy = generate_text(result.params, result.config, result.vocab, PROMPT, NEW_CHARACTERS, seed=int(seed),
-                           top_k=1)
-    arithmetic = _spelled_out_probability(kept, probs)
+    text = continuation(seed, temperature, top_k)
+    greedy = continuation(0, 1.0, 1)  # top_k = 1 draws nothing: the seed and temperature do not matter
     notes = (
         f"With temperature {format_compact(temperature)} and top-k {top_k or 'off'}, the tiny model trained by the "
         f"run above continues {PROMPT!r}: {text!r}",
         f"Greedy (top_k = 1, always the most likely character): {greedy!r}",
-        f"Frequencies over {DRAWS} draws of sample_next with seed {int(seed)}; they approach p as the draws grow.",
+        f"Frequencies over {DRAWS} draws of sample_next with seed {seed}; they approach p as the draws grow.",
     )
     return Result(
         blocks=(Block("scaled", "z / temperature", scaled, ("V",), "step"),
                 Block("kept", "top-k: logits below the k-th largest become -inf", kept, ("V",), "step"),
                 Block("probs", "p = softmax(kept)", probs, ("V",)),
                 Block("frequencies", f"share of {DRAWS} draws that picked each id", frequencies, ("V",))),
-        arithmetic=arithmetic,
+        arithmetic=_spelled_out_probability(kept, probs),
         notes=notes,
     )
 

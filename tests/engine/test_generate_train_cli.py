@@ -8,7 +8,7 @@ from engine import model
 from engine.__main__ import main
 from engine.config import GPTConfig
 from engine.errors import LayerwiseError, VocabularyError
-from engine.generate import generate, generate_text, sample_next
+from engine.generate import generate, generate_text, sample_next, sampling_distribution
 from engine.train import TrainSettings, progress_bar, train
 
 TEXT = "the cat sat on the mat. " * 20
@@ -32,10 +32,23 @@ def test_top_k_and_temperature():
     assert min(np.bincount(hot, minlength=4)) > 350
 
 
+def test_sampling_distribution_worked_by_hand():
+    logits = np.log([1.0, 2.0, 3.0])  # exp gives 1, 2, 3: probabilities 1/6, 2/6, 3/6
+    np.testing.assert_allclose(sampling_distribution(logits), [1 / 6, 2 / 6, 3 / 6], rtol=1e-12)
+    np.testing.assert_allclose(sampling_distribution(logits, top_k=2), [0, 2 / 5, 3 / 5], rtol=1e-12)
+    # temperature 2 halves the logits: exp(ln(x) / 2) = sqrt(x), so weights 1, sqrt 2, sqrt 3
+    roots = np.sqrt([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(sampling_distribution(logits, temperature=2.0), roots / roots.sum(), rtol=1e-12)
+    # sample_next draws from it: with seed 0 the same uniform picks the same id either way
+    probs = sampling_distribution(logits, 0.5, 2)
+    draws = [sample_next(logits, np.random.default_rng(s), 0.5, 2) for s in range(50)]
+    assert draws == [int(np.random.default_rng(s).choice(3, p=probs)) for s in range(50)]
+
+
 @pytest.mark.parametrize("kwargs, message", [
-    ({"temperature": 0}, r"sample_next: temperature must be a finite number > 0, got 0"),
+    ({"temperature": 0}, r"sampling_distribution: temperature must be a finite number > 0, got 0"),
     ({"temperature": float("nan")}, r"temperature must be a finite number > 0, got nan"),
-    ({"top_k": 5}, r"sample_next: top_k must be None or an integer in \[1, 4\], got 5"),
+    ({"top_k": 5}, r"sampling_distribution: top_k must be None or an integer in \[1, 4\], got 5"),
     ({"top_k": 0}, r"top_k must be None or an integer in \[1, 4\], got 0"),
 ])
 def test_bad_sampling_arguments(kwargs, message):

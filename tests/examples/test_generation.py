@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from engine.data import load_corpus
+from engine.generate import sample_next
 from engine.examples import KINDS, run, run_json
 from engine.examples.generation import DRAWS, NEW_CHARACTERS, PROMPT
 
@@ -45,6 +46,15 @@ def test_draws_follow_the_probabilities(temperature, top_k):
     p, freq = np.array(values(result, "probs")), np.array(values(result, "frequencies"))
     sigma = np.sqrt(p * (1 - p) / DRAWS)
     assert np.all(np.abs(freq - p) <= 4 * sigma + 1e-12)  # binomial counts within four standard deviations
+
+
+@pytest.mark.parametrize("temperature, top_k, seed", [(1.0, 0, 0), (0.7, 2, 5), (2.0, 3, 11)])
+def test_frequencies_count_the_very_draws_sample_next_makes(temperature, top_k, seed):
+    inputs = {**DEFAULTS, "temperature": temperature, "top_k": top_k, "seed": seed}
+    rng = np.random.default_rng(seed)
+    draws = [sample_next(np.array(DEFAULTS["z"]), rng, temperature, top_k or None) for _ in range(DRAWS)]
+    expected = np.bincount(draws, minlength=len(DEFAULTS["z"])) / DRAWS
+    assert values(run("generation", inputs), "frequencies") == expected.tolist()
 
 
 def test_text_comes_from_the_trained_tiny_model():
