@@ -2,8 +2,8 @@
 
 The reader edits q, k, v and the upstream gradient of one head; the example shows the scores, the mask, the weights
 as a heat map, the output, every backward step, and three mistakes computed live (no scaling, the wrong triangle,
-masking after the softmax). A last check runs the whole multi-head layer, built from these numbers, through its
-backward against central differences.
+masking after the softmax). The deferred gradient check also runs the whole multi-head layer, built from these
+numbers, through its backward against central differences.
 """
 import math
 
@@ -34,7 +34,7 @@ def _future_leak(q, k, v, mask):
     return float(np.max(np.abs(weights[0] @ nudged - weights[0] @ v)))
 
 
-def _layer_gradient_gap(q, k):
+def layer_gradient_gap(q, k):
     """The full multi-head layer on x = [q k] (T, 2 hs) with seeded weights: largest backward vs finite-difference gap."""
     x = np.concatenate([q, k], axis=1)[None]  # (1, T, d) with d = 2 hs, so two heads of size hs
     d = x.shape[-1]
@@ -65,7 +65,9 @@ def compute(q, k, v, dout):
     def loss():
         return float(np.sum(scaled_dot_product_forward(q, k, v)[0] * dout))
 
-    gap = gradient_gap(loss, {"q": q, "k": k, "v": v}, {"q": dq, "k": dk, "v": dv})
+    def gap():  # deferred: the head's check, then the whole layer's, together about a hundred times the forward
+        head = gradient_gap(loss, {"q": q, "k": k, "v": v}, {"q": dq, "k": dk, "v": dv})
+        return max(head, layer_gradient_gap(q, k))
 
     row = min(1, T - 1)  # row 1 has two allowed positions, the first that is worth spelling out
     terms = " + ".join(f"{format_compact(a)} × {format_compact(b)}" for a, b in zip(q[row], k[0]))
@@ -84,9 +86,9 @@ def compute(q, k, v, dout):
         f"{format_compact(leak_wrong)} with the wrong triangle (s ≥ t), which lets t0 read the future.",
         "Masking after the softmax instead leaves row sums of "
         + ", ".join(format_compact(s) for s in after.sum(axis=1)) + ".",
-        f"The whole layer (d = {2 * hs}, {LAYER_HEADS} heads of size {hs}, x = [q k], weights drawn from seed "
-        f"{LAYER_SEED}): largest gap between its backward and central differences over x and all eight parameters "
-        f"is {_layer_gradient_gap(q, k):.1e}.",
+        f"The gradient check below covers this head's dq, dk, dv and also the whole layer (d = {2 * hs}, "
+        f"{LAYER_HEADS} heads of size {hs}, x = [q k], weights drawn from seed {LAYER_SEED}): its backward against "
+        f"central differences over x and all eight parameters.",
     )
     labels = [f"t{i}" for i in range(T)]
     return Result(

@@ -70,7 +70,8 @@ def compute(x, dy, p, seed):
     def loss():
         return float(np.sum(dropout_forward(x, p, mask)[0] * dy))
 
-    gap = gradient_gap(loss, {"x": x}, {"x": dx})
+    def gap():  # deferred, so the outputs show at once
+        return gradient_gap(loss, {"x": x}, {"x": dx})
 
     fresh_mask = dropout_mask(x.shape, p, np.random.default_rng(seed + 1))  # a second, unrelated draw
     fresh_gap = gradient_gap(loss, {"x": x}, {"x": dropout_backward(dy, {"mask": fresh_mask, "p": p})})

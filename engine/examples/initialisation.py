@@ -1,6 +1,7 @@
 """Widget kind ``initialisation``: the signal-propagation experiment, the activations' standard deviation after each
 of ``depth`` Linear + ReLU layers of width ``width``, for several weight scales, drawn on a log scale."""
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,6 +33,15 @@ def _schemes(width, std):
     )
 
 
+@lru_cache(maxsize=16)
+def unit_run(depth, width):
+    """The stds of one run with unit-std weights; memoised, so editing the std (the widget's main knob) costs no
+    new run: drawing depth × width² normals is what takes the time."""
+    stds = init.signal_propagation(1.0, num_layers=depth, width=width, num_samples=SAMPLES)  # (L,)
+    stds.flags.writeable = False  # shared by every later call
+    return stds
+
+
 def compute(depth, width, std):
     depth = _check_size("depth", depth, 1, MAX_DEPTH)
     width = _check_size("width", width, 2, MAX_WIDTH)
@@ -39,7 +49,7 @@ def compute(depth, width, std):
     # One run with unit-std weights serves every scheme: signal_propagation draws the same matrices for any std,
     # only scaled, and ReLU(c z) = c ReLU(z) for c > 0, so with std s layer l's std is exactly s^l times the unit
     # run's. Five runs would cost five times as much in the browser for the same numbers (the tests check this).
-    unit = init.signal_propagation(1.0, num_layers=depth, width=width, num_samples=SAMPLES)  # (L,)
+    unit = unit_run(depth, width)  # (L,)
     layers = np.arange(1, depth + 1)  # (L,)
     blocks, series, factors = [], [], []
     for name, label, sigma in _schemes(width, std):

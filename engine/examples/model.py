@@ -102,16 +102,21 @@ def compute(ids, targets, vocab_size, emb_dim, num_heads, ff_dim, num_layers, po
     def loss_now():
         return model.evaluate_loss(params, batch_ids, batch_targets, config)
 
-    probes, expected = steepest_entries(params, raw)
-    gap = gradient_gap(loss_now, probes, expected)
+    def loss_at_start():  # reads `initial`, which the AdamW step below leaves as it was
+        return model.evaluate_loss(initial, batch_ids, batch_targets, config)
+
+    probes, expected = steepest_entries(initial, raw)
+
+    def gap():  # deferred: a few dozen forwards, shown a moment after the outputs
+        return gradient_gap(loss_at_start, probes, expected)
     notes = [_parameter_note(params, config), _repeated_id_note(ids, raw)]
     if config.placement == "pre":
         row = int(ids[0])  # one row of tok_emb: d probes keep the live update fast
         wrong = _without_skip_gradient(dlogits, cache)[row]
-        wrong_gap = gradient_gap(loss_now, {"row": params["tok_emb"][row]}, {"row": wrong})
+        wrong_gap = gradient_gap(loss_at_start, {"row": initial["tok_emb"][row]}, {"row": wrong})
         notes.append(f"Mistake: dropping the skip path's gradient in the backward (dx = branch instead of dx = "
                      f"skip + branch) gives a dtok_emb whose largest gap from central differences is "
-                     f"{wrong_gap:.1e}, against {gap:.1e} for the engine's.")
+                     f"{wrong_gap:.1e}, to compare with the engine's in the gradient check below.")
     notes.append(f"Loss at initialisation {format_number(loss)}; ln V = ln {config.vocab_size} = "
                  f"{format_number(np.log(config.vocab_size))}: a fresh model is unsure of every character.")
 

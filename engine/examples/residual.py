@@ -4,6 +4,8 @@ The backward shows the two paths that reach x (the skip and the branch through W
 mistake of assigning instead of adding. Two pictures follow a random signal and its gradient through a stack of
 ``layers`` random linear sub-layers, plain, with residuals, post-LN and pre-LN, all built from engine functions.
 """
+from functools import lru_cache
+
 import numpy as np
 
 from ..errors import LayerwiseError
@@ -57,8 +59,11 @@ def _layer_backward(variant, dy, cache):
     return dx_skip + layernorm_backward(linear_backward(dfx, f_cache)[0], n_cache)[0]
 
 
+@lru_cache(maxsize=16)
 def signal_through_depth(gain, layers, seed):
     """Std of the signal after each layer and of the gradient reaching each layer's input, per variant.
+
+    Memoised (callers only read the result): editing the block's x, W or dy leaves the pictures' stack alone.
 
     Every sub-layer is x @ W with W ~ N(0, gain^2 / width), so on its own it multiplies the signal's size by about
     ``gain``. Returns ({variant: (layers + 1,) stds of x_0..x_L}, {variant: (layers + 1,) stds of dx_0..dx_L}).
@@ -110,7 +115,7 @@ def compute(x, W, dy, gain, layers, seed):
         f"{format_compact(dx_branch[0])} instead of {format_compact(dx[0])}.",
         f"After {layers} layers with gain {format_compact(gain)}, the signal's standard deviation is: "
         + "; ".join(f"{v} {format_compact(signal[v][-1])}" for v in VARIANTS) + ".",
-        f"Gradient reaching the input (standard deviation, starting from 1 at the top): "
+        "Gradient reaching the input (standard deviation, starting from 1 at the top): "
         + "; ".join(f"{v} {format_compact(gradient[v][0])}" for v in VARIANTS) + ".",
     )
     return Result(

@@ -12,6 +12,7 @@ from .fmt import format_short
 WIDTH, HEIGHT, MARGIN = 320, 200, 36  # heat maps; line charts grow below the plot by one row per legend entry
 LEFT, RIGHT, TOP, BOTTOM = 44, 10, 8, 34  # line chart: room for y tick labels, x ticks and the x label
 LEGEND_ROW = 14
+MAX_POINTS = 300  # per line: about one per horizontal pixel of the plot at its largest size
 MAX_CHART_WIDTH = 480  # px: the chart fills narrow columns (viewBox, width 100%) but stays legible on wide ones
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 
@@ -26,7 +27,11 @@ def line_chart(series, x_label="", y_label="", log_y=False):
     for name, xs, ys in series:
         xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
         keep = np.isfinite(xs) & np.isfinite(ys) & ((ys > 0) if log_y else True)
-        points.append((name, xs[keep], np.log10(ys[keep]) if log_y else ys[keep]))
+        xs, ys = xs[keep], ys[keep]
+        if xs.size > MAX_POINTS:  # more points than the plot has pixels only cost time to format and draw
+            every = np.unique(np.linspace(0, xs.size - 1, MAX_POINTS).round().astype(int))
+            xs, ys = xs[every], ys[every]
+        points.append((name, xs, np.log10(ys) if log_y else ys))
     all_x = np.concatenate([p[1] for p in points]) if points else np.zeros(0)
     all_y = np.concatenate([p[2] for p in points]) if points else np.zeros(0)
     if all_x.size == 0:

@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from engine.examples import KINDS, run
+from engine.examples.attention import layer_gradient_gap
 
 
 def block(result, name):
@@ -76,8 +77,14 @@ def test_mistakes_are_shown_live():
     sums = [float(s) for s in after.removeprefix("Masking after the softmax instead leaves row sums of ")
             .rstrip(".").split(", ")]
     assert sums[-1] == 1 and all(s < 1 for s in sums[:-1])
-    layer = notes[-1]
-    assert "x and all eight parameters" in layer and float(layer.rsplit(" ", 1)[1].rstrip(".")) < 1e-6
+    assert "x and all eight parameters" in notes[-1]
+
+
+def test_the_gradient_check_covers_the_whole_layer():
+    inputs = KINDS["attention"].defaults()
+    layer_gap = layer_gradient_gap(np.array(inputs["q"], dtype=float), np.array(inputs["k"], dtype=float))
+    check = run("attention", inputs)["gradcheck"]
+    assert 0 < layer_gap <= check["gap"] < 1e-6 and check["ok"]
 
 
 def test_unscaled_scores_make_the_softmax_sharper():

@@ -76,3 +76,14 @@ def test_legend_sits_below_the_plot_area_and_the_chart_scales_with_its_column():
     _, _, _, view_height = (float(v) for v in root.get("viewBox").split())
     assert max(y for y, _ in legend) < view_height  # and inside the picture
     assert root.get("width") == "100%" and root.get("height") is None
+
+
+def test_long_series_are_thinned_to_the_plots_resolution_keeping_both_ends():
+    xs = np.arange(5000)
+    chart = line_chart([("long", xs, np.sin(xs / 300.0))], "x", "y")
+    (line,) = ET.fromstring(chart).iter(SVG + "polyline")
+    points = line.get("points").split()
+    assert 100 <= len(points) <= 400  # a 266-unit-wide plot cannot show more
+    frame = ET.fromstring(chart).find(SVG + "rect")  # the plot area; the x axis spans the data exactly
+    left, right = float(frame.get("x")), float(frame.get("x")) + float(frame.get("width"))
+    assert float(points[0].split(",")[0]) == left and float(points[-1].split(",")[0]) == right
