@@ -9,7 +9,10 @@ import shutil
 from pathlib import Path
 
 SITE_FOLDER = "pyodide"  # inside the built site, never inside docs/
-REQUIRED = ("package.json", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json", "python_stdlib.zip")
+# What loadPyodide fetches (seen in the browser's network log); package.json is read here, for the version only.
+RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json", "python_stdlib.zip")
+REQUIRED = ("package.json",) + RUNTIME
+WORKER_PACKAGES = ("numpy",)  # what widgets/worker.js loads besides the engine wheel
 
 
 class PyodideDistError(Exception):
@@ -40,17 +43,34 @@ def self_hosted_dist(version, environ=os.environ):
     return folder
 
 
+def runtime_files(folder, packages=WORKER_PACKAGES):
+    """The files the worker's ``loadPyodide`` + ``loadPackage(packages)`` fetch from ``folder``, nothing more.
+
+    The core (RUNTIME) and each package's wheel with its dependencies, as ``pyodide-lock.json`` lists them. A folder
+    without a package's wheel (the npm core has none) simply serves without it.
+    """
+    lock = json.loads((Path(folder) / "pyodide-lock.json").read_text())["packages"]
+    names, wanted = [], list(packages)
+    while wanted:
+        name = wanted.pop()
+        if name in names or name not in lock:
+            continue
+        names.append(name)
+        wanted += lock[name].get("depends", [])
+    wheels = [lock[name]["file_name"] for name in sorted(names)]
+    return list(RUNTIME) + [w for w in wheels if (Path(folder) / w).is_file()]
+
+
 def copy_dist(folder, site_dir):
-    """Copy the distribution into ``site_dir/pyodide`` (hard links when possible: it is ~16 MB)."""
+    """Copy what the worker needs into ``site_dir/pyodide`` (hard links when possible: it is ~16 MB). Demo pages,
+    type stubs, source maps and READMEs stay out: some load scripts or styles from other origins."""
     target = Path(site_dir) / SITE_FOLDER
     if target.exists():
         shutil.rmtree(target)
-
-    def link_or_copy(src, dst):
+    target.mkdir(parents=True)
+    for name in runtime_files(folder):
         try:
-            os.link(src, dst)
+            os.link(Path(folder) / name, target / name)
         except OSError:
-            shutil.copy2(src, dst)
-
-    shutil.copytree(folder, target, copy_function=link_or_copy, ignore=shutil.ignore_patterns("node_modules"))
+            shutil.copy2(Path(folder) / name, target / name)
     return target

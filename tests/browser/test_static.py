@@ -1,9 +1,12 @@
 """What every reader gets without the live engine: complete pre-rendered pages, no console errors, one clear
 notice when Pyodide cannot load, and no request leaving the site's origin."""
 import json
+import re
+from html.parser import HTMLParser
 
 import pytest
-from conftest import instant_go, wait_for_engine
+from conftest import ROOT, instant_go, wait_for_engine
+from livewidgets import pyodide_dist
 
 from engine.examples import run
 from engine.examples.fmt import format_input
@@ -102,3 +105,62 @@ def test_wasm_with_wrong_mime_type_times_out_with_a_clear_message(watched, site)
     assert state["state"] == "failed"
     assert "not ready after 4 s" in state["reason"] and "MIME type" in state["reason"]
     assert watched.page.locator(".lw-notice").count() == 1
+
+
+class _Loads(HTMLParser):
+    """Every URL an HTML page makes the browser fetch by itself: scripts, stylesheets, icons, images, frames."""
+    FETCHING = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src",
+                "embed": "src", "object": "data", "link": "href"}
+    NOT_FETCHED_LINKS = {"canonical", "alternate", "author", "license", "next", "prev", "search"}
+
+    def __init__(self):
+        super().__init__()
+        self.urls, self._in_style = [], False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self._in_style = tag == "style"
+        if tag == "link" and set((attrs.get("rel") or "").split()) <= self.NOT_FETCHED_LINKS:
+            return
+        if attrs.get(self.FETCHING.get(tag, "")):
+            self.urls.append(attrs[self.FETCHING[tag]])
+        self.urls += css_urls(attrs.get("style") or "")
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.urls += css_urls(data)
+
+
+def css_urls(text):
+    """The URLs a stylesheet fetches: url(...) and @import "..."."""
+    found = re.findall(r"url\(\s*['\"]?([^'\")]+)|@import\s+['\"]([^'\"]+)", text)
+    return [url for pair in found for url in pair if url]
+
+
+def _other_origin(url, site_url):
+    return bool(re.match(r"^(https?:)?//", url)) and not url.startswith(site_url)
+
+
+def test_the_built_site_fetches_nothing_from_another_origin(site):
+    """Pages and stylesheets load only from the site; the widgets' scripts and the self-hosted Pyodide name no other
+    origin except the pinned CDN (pyodide.js's default when no folder is given). The theme's own bundle keeps its
+    conditional polyfill URLs; the request tests above check that nothing is fetched at run time."""
+    cdn = pyodide_dist.cdn_url(pyodide_dist.pinned_version(ROOT))
+    cdn_template = cdn.split(pyodide_dist.pinned_version(ROOT))[0]  # pyodide.js builds it as v${version}/full/
+    assert sorted(p.name for p in (site.root / pyodide_dist.SITE_FOLDER).iterdir()) == sorted(
+        pyodide_dist.runtime_files(site.root / pyodide_dist.SITE_FOLDER)), "only what the worker fetches is copied"
+    problems = []
+    for html in site.root.rglob("*.html"):
+        parser = _Loads()
+        parser.feed(html.read_text(encoding="utf-8"))
+        problems += [f"{html.relative_to(site.root)}: {u}" for u in parser.urls if _other_origin(u, site.url)]
+    for css in site.root.rglob("*.css"):
+        problems += [f"{css.relative_to(site.root)}: {u}" for u in css_urls(css.read_text(encoding="utf-8"))
+                     if _other_origin(u, site.url)]
+    shipped = [*(site.root / "assets" / "layerwise").glob("*.js"), *(site.root / pyodide_dist.SITE_FOLDER).glob("*.js*")]
+    assert shipped
+    for path in shipped:
+        for url in re.findall(r"https?://[^\s\"'`)]+", path.read_text(encoding="utf-8")):
+            if not (url == cdn or url.startswith(cdn_template)):
+                problems.append(f"{path.relative_to(site.root)}: {url}")
+    assert problems == [], "\n".join(problems)
