@@ -59,8 +59,7 @@ def site(tmp_path_factory):
         pytest.fail(f"no Pyodide core at {dist}: run `npm ci` (bash scripts/dev.sh test does it)")
     port = _free_port()
     url = f"http://127.0.0.1:{port}/"
-    # Not strict: a warning in some page's prose is tests/site's business; these tests need the widgets built.
-    root = build_site(tmp_path_factory.mktemp("site"), url, dist, strict=False)
+    root = build_site(tmp_path_factory.mktemp("site"), url, dist)  # strict: any build warning fails the session
     server = start_server(root, port)
     yield Site(root, url, bool(LIVE_DIST))
     server.shutdown()
