@@ -20,6 +20,7 @@ validation:
   links:
     anchors: warn
 markdown_extensions:
+  - admonition
   - pymdownx.superfences
   - pymdownx.arithmatex:
       generic: true
@@ -77,3 +78,23 @@ def test_equation_without_code_and_link_to_missing_anchor_fail_the_build(toy_sit
     assert "page 'index.md', equation 'eq-orphan': has no code link" in result.stderr
     assert "#eq-nowhere" in result.stderr
     assert "#eq-orphan" not in result.stderr.replace("equation 'eq-orphan'", "")  # that anchor exists
+
+
+def test_links_to_equation_anchors_across_pages_are_validated(toy_site, tmp_path):
+    """The anchors the directives write (#eq-...) are known to mkdocs' own link validation on every page, so an
+    author may link to any equation from any page, in either direction, and a wrong anchor still fails naming
+    the page and the anchor."""
+    (toy_site / "docs" / "more.md").write_text(
+        "# More\n\n!!! note\n\n    ```equation id=\"toy-norm\" title=\"Norm\" code=\"toy.norms.layernorm_forward\" "
+        "select=\"x_hat=\"\n    \\hat x = (x - \\mu) / \\sigma\n    ```\n\n"
+        "Back to [the linear layer](index.md#eq-toy-linear).\n")
+    page = toy_site / "docs" / "index.md"
+    page.write_text(page.read_text() + "\nThen [the norm](more.md#eq-toy-norm).\n")
+    result = mkdocs_build(toy_site / "mkdocs.yml", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+
+    page.write_text(page.read_text().replace("more.md#eq-toy-norm", "more.md#eq-toy-nrom"))
+    result = mkdocs_build(toy_site / "mkdocs.yml", tmp_path / "out")
+    assert result.returncode != 0
+    assert "'index.md' contains a link 'more.md#eq-toy-nrom'" in result.stderr
+    assert "'more.md' does not contain an anchor '#eq-toy-nrom'" in result.stderr
