@@ -1,7 +1,8 @@
 """```shapes fence: a table of tensor shapes, symbolic and with the sizes of the default config.
 
 Each body line is `name: (T, d)`; a size may be arithmetic (`3*d`). The letters come from the default
-`<package>.config.GPTConfig()`: V has no default size, it depends on the corpus, and stays a letter.
+`<package>.config.GPTConfig()`, except B, the batch size, which is a training setting: the default
+`<package>.train.TrainSettings().batch_size`. V has no default size, it depends on the corpus, and stays a letter.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from html import escape
 
 # letter -> (config field, or None when the size is not in the config; what it means)
 LETTERS = {
+    "B": (None, "batch size, a training setting"),
     "T": ("seq_len", "sequence length"),
     "d": ("emb_dim", "embedding width"),
     "H": ("num_heads", "attention heads"),
@@ -27,7 +29,9 @@ class ShapeError(ValueError):
     pass
 
 
-def letter_values(config) -> dict[str, int | None]:
+def letter_values(config, settings=None) -> dict[str, int | None]:
+    """Letter -> size under `config` (a GPTConfig) and `settings` (a TrainSettings, for B; None when the package
+    has none, and then a shape using B is an error)."""
     values = {}
     for letter, (field_name, _) in LETTERS.items():
         if field_name is not None:
@@ -36,6 +40,8 @@ def letter_values(config) -> dict[str, int | None]:
             values[letter] = getattr(config, field_name)
     values["hs"] = values["d"] // values["H"]
     values["V"] = None
+    if settings is not None:
+        values["B"] = settings.batch_size
     return values
 
 
@@ -44,6 +50,8 @@ def _size(node: ast.expr, values: dict) -> int | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, int):
         return node.value
     if isinstance(node, ast.Name):
+        if node.id == "B" and "B" not in values:
+            raise ShapeError("the letter B needs the training defaults (train.TrainSettings), and there are none")
         if node.id not in values:
             raise ShapeError(f"unknown size letter {node.id!r} (known: {', '.join(LETTERS)})")
         return values[node.id]
@@ -77,8 +85,8 @@ def shape_rows(body: str, values: dict) -> list[tuple[str, str, str, set[str]]]:
     return rows
 
 
-def render_shapes(title: str, body: str, config, site_href: str | None, site_label: str | None) -> str:
-    values = letter_values(config)
+def render_shapes(title: str, body: str, config, settings, site_href: str | None, site_label: str | None) -> str:
+    values = letter_values(config, settings)
     rows = shape_rows(body, values)
     used = set().union(*(r[3] for r in rows)) if rows else set()
     notes = []
@@ -87,6 +95,8 @@ def render_shapes(title: str, body: str, config, site_href: str | None, site_lab
             continue
         if letter == "V":
             notes.append(V_NOTE)
+        elif letter == "B":
+            notes.append(f"B = batch_size = {values['B']} (training default)")
         elif letter == "hs":
             notes.append(f"hs = d / H = {values['hs']}")
         else:

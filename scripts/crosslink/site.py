@@ -126,7 +126,9 @@ class SiteBuild:
         if config_module is None or not hasattr(config_module, "GPTConfig"):
             return self._problem(f"shapes need {self.project.package}.config.GPTConfig", symbol=site)
         try:
-            return render_shapes(options.get("title", ""), source, config_module.GPTConfig(), href, label)
+            train_module = self.scope.get("train")
+            settings = train_module.TrainSettings() if hasattr(train_module, "TrainSettings") else None
+            return render_shapes(options.get("title", ""), source, config_module.GPTConfig(), settings, href, label)
         except ShapeError as error:
             return self._problem(f"shapes: {error}", symbol=site)
 

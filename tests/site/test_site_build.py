@@ -8,6 +8,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from crosslink_harness import REPO
+from engine.config import GPTConfig
+from engine.train import TrainSettings
 
 HREF = re.compile(r'<(a|link|script|img)\b[^>]*?\b(href|src)="([^"]*)"', re.S)
 LOADING_TAG = re.compile(r"<(?:link|script|img|iframe|source)\b[^>]*>", re.S)
@@ -78,3 +80,11 @@ def test_layer_pages_show_the_full_anatomy(built_site):
         assert 'class="lw-codemath"' in html and 'class="lw-impl"' in html and 'class="lw-shapes"' in html, name
         assert "Tested by:" in html and "Called by:" in html, name
         assert html.count("<details") >= 3, name  # knowledge-check answers, revealed on demand
+
+
+def test_shapes_tables_give_the_batch_letter_the_training_default(built_site):
+    B, T, V = TrainSettings().batch_size, GPTConfig().seq_len, "V"
+    html = (built_site / "model" / "model" / "index.html").read_text()
+    assert f"<td><code>ids</code></td><td><code>(B, T)</code></td><td><code>({B}, {T})</code></td>" in html
+    assert f"<td><code>(B, T, V)</code></td><td><code>({B}, {T}, {V})</code></td>" in html
+    assert f"B = batch_size = {B} (training default)" in html

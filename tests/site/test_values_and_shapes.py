@@ -56,6 +56,17 @@ def test_shapes_from_the_default_sizes():
         ("logits", "(T, V)", "(16, V)"), ("b", "(F,)", "(128,)")]
 
 
+class _Settings:
+    batch_size = 5
+
+
+def test_batch_letter_comes_from_the_training_settings():
+    rows = shape_rows("x: (B, T, d)\nflat: (B*T, d)\n", letter_values(_Config(), _Settings()))
+    assert [(s, v) for _, s, v, _ in rows] == [("(B, T, d)", "(5, 16, 32)"), ("(B * T, d)", "(80, 32)")]
+    with pytest.raises(ShapeError, match="B needs the training defaults"):
+        shape_rows("x: (B, T)", letter_values(_Config()))
+
+
 @pytest.mark.parametrize("body, message", [
     ("x: (T, K)", "unknown size letter 'K'"),
     ("x (T, d)", "is not `name: (T, d)`"),
