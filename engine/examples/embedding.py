@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import embedding
 from .fmt import format_short
-from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
+from .kind import Block, Dim, Kind, Operand, Result, layer_check
 
 
 def compute(E, ids, dout):
@@ -12,8 +12,7 @@ def compute(E, ids, dout):
     overwritten = np.zeros_like(E)  # (V, D)
     overwritten[ids] += dout  # the classic mistake: a repeated id keeps only its last write
 
-    def gap():  # deferred: the browser shows the outputs before this slower check
-        return gradient_gap(lambda: float((embedding.embedding_forward(ids, E)[0] * dout).sum()), {"E": E}, {"E": dE})
+    gap = layer_check(embedding.embedding_forward, {"ids": ids, "table": E}, dout, {"table": dE})
 
     lost = [int(v) for v in np.unique(ids) if not np.array_equal(dE[v], overwritten[v])]
     notes = (f"Rows where dE[ids] += dout loses updates (id repeated): {', '.join(map(str, lost))}."

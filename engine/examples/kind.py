@@ -248,3 +248,12 @@ def gradient_gap(loss, arrays, analytic):
     """Largest |analytic - numerical| over every entry of every named array; ``loss()`` reads ``arrays`` in place."""
     return max(float(np.max(np.abs(analytic[name] - numerical_gradient(loss, arrays[name])), initial=0.0))
                for name in analytic)
+
+
+def layer_check(forward, inputs, upstream, analytic):
+    """A deferred gradient check of a layer's backward, for ``Result.gradient_gap``.
+
+    The loss is ``sum(forward(**inputs)[0] * upstream)``: its gradient on the output is exactly ``upstream``, so
+    ``analytic`` ({input name: array}) must be what the backward returned when given ``upstream``.
+    """
+    return lambda: gradient_gap(lambda: float(np.sum(forward(**inputs)[0] * upstream)), inputs, analytic)

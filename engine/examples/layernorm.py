@@ -1,7 +1,7 @@
 """Widget kind ``layernorm``: every row normalised to mean 0 and variance 1, then scaled and shifted; and backward."""
 from .. import norms
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
+from .kind import Block, Dim, Kind, Operand, Result, layer_check
 
 EPS = 1e-5  # the engine's default, as in PyTorch
 
@@ -10,9 +10,8 @@ def compute(x, gamma, beta, dy):
     y, cache = norms.layernorm_forward(x, gamma, beta, EPS)  # (T, d)
     dx, dgamma, dbeta = norms.layernorm_backward(dy, cache)  # (T, d), (d,), (d,)
 
-    def gap():  # deferred: the browser shows the outputs before this slower check
-        return gradient_gap(lambda: float((norms.layernorm_forward(x, gamma, beta, EPS)[0] * dy).sum()),
-                            {"x": x, "gamma": gamma, "beta": beta}, {"x": dx, "gamma": dgamma, "beta": dbeta})
+    gap = layer_check(norms.layernorm_forward, {"x": x, "gamma": gamma, "beta": beta, "eps": EPS}, dy,
+                      {"x": dx, "gamma": dgamma, "beta": dbeta})
 
     mean, var = cache["mean"][:, 0], cache["var"][:, 0]  # (T,), (T,)
     arithmetic = (f"Row 1, column 1 of y: {format_compact(gamma[0])} × ({format_compact(x[0, 0])} - "

@@ -1,7 +1,7 @@
 """Widget kind ``linear``: Y = X @ W + b and its backward, for a reader-sized X (T, a), W (a, c), b (c,)."""
 from .. import linear
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, gradient_gap
+from .kind import Block, Dim, Kind, Operand, Result, layer_check
 
 
 def compute(X, W, b, dY):
@@ -9,9 +9,7 @@ def compute(X, W, b, dY):
     Y, cache = linear.linear_forward(X, W, b)  # (T, c)
     dX, dW, db = linear.linear_backward(dY, cache)  # (T, a), (a, c), (c,)
 
-    def gap():  # deferred: the browser shows the outputs before this slower check
-        return gradient_gap(lambda: float((linear.linear_forward(X, W, b)[0] * dY).sum()),
-                            {"X": X, "W": W, "b": b}, {"X": dX, "W": dW, "b": db})
+    gap = layer_check(linear.linear_forward, {"X": X, "W": W, "b": b}, dY, {"X": dX, "W": dW, "b": db})
 
     terms = " + ".join(f"{format_compact(x)} × {format_compact(w)}" for x, w in zip(X[0], W[:, 0]))
     arithmetic = (f"Row 1, column 1 of Y: {terms} + {format_compact(b[0])} = {format_number(Y[0, 0])}")

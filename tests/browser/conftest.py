@@ -114,6 +114,18 @@ def live(site):
     return site
 
 
+def open_without_engine(watched, site, kind):
+    """Open the first page showing a ``kind`` widget with the worker blocked (cell validation needs no engine), or
+    skip; returns the page's path."""
+    path = site.page_with_kind(kind)
+    if not path:
+        pytest.skip(f"no page shows the {kind} widget")
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    watched.page.goto(site.url + path)
+    watched.page.wait_for_function("document.querySelector('.lw-reset')")
+    return path
+
+
 def wait_for_engine(page, timeout_ms=90_000):
     """Wait until the engine is ready or failed; return its state and reason."""
     page.wait_for_function("['ready', 'failed'].includes(window.Layerwise.engine.state)", timeout=timeout_ms)

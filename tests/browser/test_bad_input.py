@@ -4,6 +4,7 @@ import json
 import random
 
 import pytest
+from conftest import open_without_engine
 
 from engine.errors import LayerwiseError
 from engine.examples import get_kind
@@ -106,12 +107,7 @@ def test_typed_bad_cells_are_named_and_nothing_runs(matrix_widget):
 
 
 def test_values_outside_an_inputs_bounds_get_the_python_sides_words(watched, site):
-    path = site.page_with_kind("training")
-    if not path:
-        pytest.skip("no page shows the training widget, whose lr is bounded")
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    watched.page.goto(site.url + path)
-    watched.page.wait_for_function("document.querySelector('.lw-reset')")
+    open_without_engine(watched, site, "training")  # its lr is bounded
     widget_id = watched.page.evaluate("Layerwise.widgets().find(w => w.spec.name === 'training').id")
     defaults = get_kind("training").defaults()
     cases = ["1.27", "-1", "0.00009", "0.05", "0.0001"]

@@ -3,19 +3,14 @@ localStorage restore the exact example, reset forgets it. The engine is kept fro
 import json
 
 import pytest
+from conftest import open_without_engine
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def linear_page(watched, site):
-    path = site.page_with_kind("linear")
-    if not path:
-        pytest.skip("no page shows the linear example")
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    watched.page.goto(site.url + path)
-    watched.page.wait_for_function("document.querySelector('.lw-reset')")
-    return watched.page, site.url + path
+    return watched.page, site.url + open_without_engine(watched, site, "linear")
 
 
 def focused(page):
