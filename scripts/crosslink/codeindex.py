@@ -1,5 +1,9 @@
 """Collect half of the cross-linker: every function of a package and its tests, with lines and calls, from `ast`.
 
+A use of a function is a call by name, or a reference to it as a value: passed to another function
+(`check_layer(norms.rmsnorm_forward, ...)`), or put in a module-level table (`ACTIVATIONS = {"relu": (relu_forward,
+relu_backward)}`), in which case each use of the table is a use of the function *via* the table.
+
 Each file is parsed once per content hash: the cache lives at module level, so `mkdocs serve` rebuilds (which
 reload the hook but not this package) re-parse only the files that changed.
 """
@@ -18,6 +22,19 @@ class CallSite:
     lineno: int
     end_lineno: int
     caller: str  # dotted name of the enclosing function, or of the module for top-level code
+    via: str | None = None  # the module-level table the function was reached through: engine.activations.ACTIVATIONS
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A name used as a value (not called): a function passed on, or a table of functions looked up."""
+
+    target: str  # dotted name it resolves to
+    path: str
+    lineno: int
+    end_lineno: int
+    caller: str
+    table: str | None  # the module-level name being assigned when the reference sits in its value, else None
 
 
 @dataclass(frozen=True)
@@ -37,6 +54,7 @@ class FileIndex:
     tree: ast.Module
     functions: list[FunctionInfo]
     calls: list[CallSite]
+    references: list[Reference]
     aliases: dict[str, str]  # module-level names bound by imports: engine.relu -> engine.activations.relu
     digest: str  # sha256 of the content: the cache key of everything derived from this file
 
@@ -96,13 +114,33 @@ def _dotted(node: ast.AST) -> list[str] | None:
 
 
 class _Collector(ast.NodeVisitor):
-    """Walks one module, recording functions (with qualified names) and the call sites inside each."""
+    """Walks one module, recording functions (with qualified names), the call sites inside each, and the names
+    used as values (references)."""
 
     def __init__(self, path: str, module: str, bindings: dict[str, str], local_defs: set[str]):
         self.path, self.module, self.bindings, self.local_defs = path, module, bindings, local_defs
         self.scope: list[str] = []
         self.functions: list[FunctionInfo] = []
         self.calls: list[CallSite] = []
+        self.references: list[Reference] = []
+        self.table: str | None = None  # set while visiting the value of a module-level `NAME = ...`
+
+    def _resolve(self, parts: list[str]) -> str | None:
+        head, rest = parts[0], parts[1:]
+        if head in self.bindings:
+            return ".".join([self.bindings[head], *rest])
+        if head in self.local_defs:
+            return ".".join([self.module, *parts])
+        return None  # builtins, locals, attributes of values
+
+    def _caller(self) -> str:
+        return ".".join([self.module, *self.scope]) if self.scope else self.module
+
+    def _reference(self, node, parts: list[str]):
+        target = self._resolve(parts)
+        if target:
+            self.references.append(Reference(target, self.path, node.lineno, node.end_lineno, self._caller(),
+                                             self.table))
 
     def _enter(self, node, is_function: bool):
         self.scope.append(node.name)
@@ -120,20 +158,36 @@ class _Collector(ast.NodeVisitor):
     def visit_ClassDef(self, node):
         self._enter(node, False)
 
+    def visit_Assign(self, node):
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        if self.scope or len(names) != len(node.targets):
+            self.generic_visit(node)
+            return
+        self.table = ".".join([self.module, names[0]])
+        self.visit(node.value)
+        self.table = None
+
     def visit_Call(self, node):
         parts = _dotted(node.func)
         if parts:
-            head, rest = parts[0], parts[1:]
-            if head in self.bindings:
-                target = ".".join([self.bindings[head], *rest])
-            elif head in self.local_defs:
-                target = ".".join([self.module, *parts])
-            else:
-                target = None  # builtins, locals, attributes of values
+            target = self._resolve(parts)
             if target:
-                caller = ".".join([self.module, *self.scope]) if self.scope else self.module
-                self.calls.append(CallSite(target, self.path, node.lineno, node.end_lineno, caller))
-        self.generic_visit(node)
+                self.calls.append(CallSite(target, self.path, node.lineno, node.end_lineno, self._caller()))
+        else:
+            self.visit(node.func)  # `ACTIVATIONS[name](x)`: the table is used
+        for argument in [*node.args, *node.keywords]:
+            self.visit(argument)
+
+    def visit_Attribute(self, node):
+        parts = _dotted(node)
+        if parts and isinstance(node.ctx, ast.Load):
+            self._reference(node, parts)  # the whole chain: `norms.rmsnorm_forward`, not `norms` on its own
+        else:
+            self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load):
+            self._reference(node, [node.id])
 
 
 def parse_file(root: Path, rel_path: str) -> tuple[FileIndex, bool]:
@@ -148,10 +202,12 @@ def parse_file(root: Path, rel_path: str) -> tuple[FileIndex, bool]:
     module = module_name(rel_path)
     bindings = _import_bindings(tree, module, rel_path.endswith("__init__.py"))
     local_defs = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    local_defs |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
     collector = _Collector(rel_path, module, bindings, local_defs)
     collector.visit(tree)
     aliases = {f"{module}.{name}": target for name, target in bindings.items()}
-    index = FileIndex(rel_path, module, text.splitlines(), tree, collector.functions, collector.calls, aliases, key[1])
+    index = FileIndex(rel_path, module, text.splitlines(), tree, collector.functions, collector.calls,
+                      collector.references, aliases, key[1])
     _CACHE[key] = index
     return index, True
 
@@ -170,6 +226,24 @@ class CodeIndex:
         for fi in self.files.values():
             for call in fi.calls:
                 self._callers.setdefault(self._canonical(call.callee, aliases), []).append(call)
+        tables: dict[str, set[str]] = {}  # module-level name -> the functions its value refers to
+        uses: dict[str, list[CallSite]] = {}  # any dotted name -> where it is used as a value
+        for fi in self.files.values():
+            for ref in fi.references:
+                target = self._canonical(ref.target, aliases)
+                if ref.table and target in self.functions:
+                    tables.setdefault(ref.table, set()).add(target)
+                elif not ref.table:
+                    uses.setdefault(target, []).append(CallSite(target, ref.path, ref.lineno, ref.end_lineno,
+                                                                ref.caller))
+        for name, sites in uses.items():
+            if name in self.functions:  # passed as a value: a use, like a call
+                self._callers.setdefault(name, []).extend(sites)
+        for table, functions in tables.items():
+            sites = uses.get(table, []) + self._callers.get(table, [])
+            for function in functions:
+                self._callers.setdefault(function, []).extend(
+                    CallSite(function, s.path, s.lineno, s.end_lineno, s.caller, via=table) for s in sites)
 
     def _canonical(self, name: str, aliases: dict[str, str]) -> str:
         """Follow re-exports (`from .linear import linear_forward` in a package __init__) to the definition."""
@@ -191,8 +265,8 @@ class CodeIndex:
 
     def call_sites(self, qualname: str, where) -> list[CallSite]:
         """Calls of `qualname` made from files for which `where(path)` is true, in file and line order."""
-        calls = [c for c in self._callers.get(qualname, []) if where(c.path)]
-        return sorted(calls, key=lambda c: (c.path, c.lineno))
+        calls = {(c.path, c.lineno, c.caller, c.via): c for c in self._callers.get(qualname, []) if where(c.path)}
+        return sorted(calls.values(), key=lambda c: (c.path, c.lineno, c.via or ""))
 
     def line(self, path: str, lineno: int) -> str:
         return self.files[path].lines[lineno - 1]

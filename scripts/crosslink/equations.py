@@ -41,6 +41,7 @@ class Row:
     end_lineno: int
     function: str  # dotted name of the enclosing function
     code: str  # the first line of the statement, stripped
+    via: str | None = None  # the table a "Calls it"/"Tests it" row reaches the helper through
 
 
 @dataclass
@@ -63,9 +64,9 @@ def anchor_of(equation_id: str) -> str:
     return equation_id if equation_id.startswith("eq-") else f"eq-{equation_id}"
 
 
-def _row(index: CodeIndex, role: str, path: str, lineno: int, end_lineno: int) -> Row:
+def _row(index: CodeIndex, role: str, path: str, lineno: int, end_lineno: int, via: str | None = None) -> Row:
     function = index.files[path].enclosing_function(lineno)
-    return Row(role, path, lineno, end_lineno, function, index.line(path, lineno).strip())
+    return Row(role, path, lineno, end_lineno, function, index.line(path, lineno).strip(), via)
 
 
 # (file digest, pattern text) -> [(lineno, end_lineno)]: a file that did not change is not searched again.
@@ -111,7 +112,8 @@ def resolve(equation: Equation, index: CodeIndex, project: Project) -> list[Buil
                 inline.setdefault((path, lineno), end_lineno)
         rows += [_row(index, "Written inline", p, a, b) for (p, a), b in sorted(inline.items())]
     for role, where in (("Calls it", project.is_model_code), ("Tests it", project.is_test)):
-        rows += [_row(index, role, c.path, c.lineno, c.end_lineno) for c in index.call_sites(equation.code, where)]
+        rows += [_row(index, role, c.path, c.lineno, c.end_lineno, c.via)
+                 for c in index.call_sites(equation.code, where)]
     equation.rows = rows
     return []
 

@@ -119,7 +119,7 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
                 rows.append(
                     f'<tr><td><a href="#{escape(equation.anchor)}">{escape(equation.title)}</a></td>'
                     f'<td>{role}</td><td><a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a></td>'
-                    f'<td><code>{escape(_in_module(row))}</code></td>'
+                    f'<td><code>{escape(_in_module(row))}</code>{_via(row.via, project)}</td>'
                     f'<td><code>{escape(row.code)}</code></td></tr>'
                 )
         callers_shown.add(equation.code)
@@ -128,14 +128,20 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
     return f'<div class="lw-codemath"><table><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
+def _via(table: str | None, project: Project) -> str:
+    """How a use reached the function when not by its name: through a dispatch table."""
+    return f' <span class="lw-where">via <code>{escape(project.short_name(table))}</code></span>' if table else ""
+
+
 def _use_list(calls, project: Project, page_url: str, nobody: str) -> str:
     if not calls:
         return f"<em>{nobody}</em>"
     items = []
     for call in calls:
         href = relative_url(project.source_url(call.path, call.lineno), page_url)
+        via = f", via {escape(project.short_name(call.via))}" if call.via else ""
         items.append(f'<a href="{escape(href)}"><code>{escape(project.short_name(call.caller))}</code></a> '
-                     f'<span class="lw-where">({escape(call.path)}:{call.lineno})</span>')
+                     f'<span class="lw-where">({escape(call.path)}:{call.lineno}{via})</span>')
     return ", ".join(items)
 
 
@@ -148,9 +154,9 @@ def render_implementation(symbol: str, index: CodeIndex, project: Project, page_
     page_href = relative_url(project.source_url(function.path, first), page_url)
     code = render_code(lines, first, lambda n: relative_url(project.source_url(function.path, n), page_url))
     called_by = _use_list(index.call_sites(symbol, project.is_model_code), project, page_url,
-                          f"nothing in {project.package}/ calls it")
+                          f"nothing in {project.package}/ calls it or refers to it")
     tested_by = _use_list(index.call_sites(symbol, project.is_test), project, page_url,
-                          "no test calls it directly")
+                          "no test calls it or refers to it")
     return (
         f'<div class="lw-impl"><div class="lw-impl__head"><a href="{escape(page_href)}">'
         f'<code>{escape(function.path)}</code></a> <code>{escape(project.short_name(symbol))}</code>, '

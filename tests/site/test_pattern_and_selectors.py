@@ -81,7 +81,15 @@ def test_selector_part_that_matches_nothing_names_itself_and_the_function(index)
 
 
 def test_call_graph_resolves_module_attribute_and_from_imports(index):
-    callers = [(c.caller, c.lineno) for c in index.call_sites("toy.norms.layernorm_forward", lambda path: True)]
-    assert callers == [("tests.test_toy.test_layernorm_centres", 14), ("toy.model.block_forward", 7)]
+    callers = [(c.caller, c.lineno, c.via) for c in index.call_sites("toy.norms.layernorm_forward", lambda path: True)]
+    assert callers == [("tests.test_toy.test_layernorm_centres", 14, None),
+                       ("tests.test_toy.test_layernorm_passed_as_a_value", 23, None),  # passed as a value
+                       ("toy.blocks.normed", 6, "toy.norms.NORMS"),  # looked up in a table
+                       ("toy.model.block_forward", 7, None)]
     assert [c.caller for c in index.call_sites("toy.linear.linear_forward", lambda path: path.startswith("toy/"))] == ["toy.model.block_forward"]
     assert index.function("toy.model.Head.logits").lineno == 14
+
+
+def test_a_table_of_functions_is_a_use_only_where_the_table_is_used(index):
+    """The table's own definition (toy/norms.py:12) is not a caller of the functions in it."""
+    assert index.call_sites("toy.norms.layernorm_forward", lambda path: path == "toy/norms.py") == []
