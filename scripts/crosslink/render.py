@@ -106,26 +106,37 @@ def _in_module(row) -> str:
     return row.function[len(module) + 1 :] if row.function.startswith(module + ".") else "(module level)"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def render_codemath(equations: list[Equation], project: Project, page_url: str) -> str:
-    """One row per (equation, role, line). Call sites depend only on the helper, so when several equations of the
-    table name the same helper, its "Calls it" and "Tests it" rows appear once, under the first of them."""
-    rows, callers_shown = [], set()
+    """A collapsed block whose summary counts the places; inside, per equation a heading row, then one row per
+    (role, line). Call sites depend only on the helper, so when several equations of the table name the same
+    helper, its "Calls it" and "Tests it" rows appear once, under the first of them."""
+    rows, places, callers_shown = [], set(), set()
     for equation in equations:
+        rows.append(f'<tr class="lw-codemath__eq"><th colspan="4"><a href="#{escape(equation.anchor)}">'
+                    f'{escape(equation.title)}</a></th></tr>')
         for role in ROLES:
             if role in ("Calls it", "Tests it") and equation.code in callers_shown:
                 continue
             for row in equation.rows_for(role):
+                places.add((row.path, row.lineno))
                 href = relative_url(project.source_url(row.path, row.lineno), page_url)
                 rows.append(
-                    f'<tr><td><a href="#{escape(equation.anchor)}">{escape(equation.title)}</a></td>'
-                    f'<td>{role}</td><td><a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a></td>'
+                    f'<tr><td>{role}</td><td><a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a></td>'
                     f'<td><code>{escape(_in_module(row))}</code>{_via(row.via, project)}</td>'
                     f'<td><code>{escape(row.code)}</code></td></tr>'
                 )
         callers_shown.add(equation.code)
-    head = "<tr><th>Equation</th><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
-    # the class sits on a wrapper: Material styles only tables without a class
-    return f'<div class="lw-codemath"><table><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table></div>'
+    summary = (f"Code and math: {_count(len(places), 'place')} in "
+               f"{_count(len({path for path, _ in places}), 'file')}")
+    head = "<tr><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
+    # a class on the table keeps Material's styling of Markdown tables off; the code scrolls inside the wrapper
+    return (f'<details class="info lw-codemath"><summary>{summary}</summary><div class="lw-codemath__scroll">'
+            f'<table class="lw-codemath__table"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+            f'</div></details>')
 
 
 def _via(table: str | None, project: Project) -> str:
