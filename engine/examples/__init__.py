@@ -1,10 +1,12 @@
 """Widget kinds: small worked examples that the build pre-renders and the browser recomputes live.
 
-Every module in this package that defines ``KIND`` (an :class:`engine.examples.kind.Kind`) is a kind, found by
-name, so adding a kind is adding one module. :func:`run` is the single entry point for the build and the Pyodide
-worker; :func:`run_json` is its string-in, string-out twin for the worker.
+Every module in this package that defines ``KIND`` (an :class:`engine.examples.kind.Kind`) is a kind, named as its
+module, so adding a kind is adding one module. :func:`run` is the single entry point for the build and the Pyodide
+worker; :func:`run_json` is its string-in, string-out twin for the worker. A kind's module is imported when the kind
+is first asked for, so the worker starts without importing all of them; ``KINDS`` (every kind) imports them all.
 """
 import importlib
+import importlib.util
 import json
 import pkgutil
 
@@ -12,30 +14,47 @@ from ..errors import LayerwiseError
 from .kind import Kind
 
 _HELPERS = {"kind", "fmt", "svg"}
+_loaded = {}  # kind name -> Kind, filled as kinds are asked for
 
 
-def _discover():
+def _kind_modules():
+    return sorted(m.name for m in pkgutil.iter_modules(__path__)
+                  if m.name not in _HELPERS and not m.name.startswith("_"))
+
+
+def _import_kind(name):
+    module = importlib.import_module(f"{__name__}.{name}")
+    kind = getattr(module, "KIND", None)
+    if isinstance(kind, Kind) and kind.name != name:
+        raise LayerwiseError(f"widget kind {kind.name!r} is defined in module {module.__name__}; a kind is named "
+                             f"as its module")
+    return kind
+
+
+def __getattr__(attribute):  # PEP 562: ``KINDS`` is built on first use, importing every kind module
+    if attribute != "KINDS":
+        raise AttributeError(f"module {__name__!r} has no attribute {attribute!r}")
     kinds = {}
-    for module_info in pkgutil.iter_modules(__path__):
-        if module_info.name in _HELPERS or module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        kind = getattr(module, "KIND", None)
+    for name in _kind_modules():
+        kind = _loaded.get(name) or _import_kind(name)
         if isinstance(kind, Kind):
-            if kind.name in kinds:
-                raise LayerwiseError(f"widget kind {kind.name!r} is defined twice ({module.__name__})")
-            kinds[kind.name] = kind
+            kinds[name] = _loaded[name] = kind
+    globals()["KINDS"] = kinds
     return kinds
 
 
-KINDS = _discover()
-
-
 def get_kind(name):
-    try:
-        return KINDS[name]
-    except KeyError:
-        raise LayerwiseError(f"unknown widget kind {name!r}; known kinds: {', '.join(sorted(KINDS))}") from None
+    """The kind called ``name``, importing only its own module."""
+    if name in _loaded:
+        return _loaded[name]
+    is_module = (isinstance(name, str) and name.isidentifier() and name not in _HELPERS and not name.startswith("_")
+                 and importlib.util.find_spec(f"{__name__}.{name}") is not None)
+    kind = _import_kind(name) if is_module else None
+    if not isinstance(kind, Kind):
+        known = ", ".join(n for n in _kind_modules() if isinstance(_loaded.get(n) or _import_kind(n), Kind))
+        raise LayerwiseError(f"unknown widget kind {name!r}; known kinds: {known}")
+    _loaded[name] = kind
+    return kind
 
 
 def run(name, inputs):

@@ -1,5 +1,8 @@
 """Widget kinds: worked numbers from the seeds and by hand, shape-link messages, and the JSON contract."""
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -136,3 +139,13 @@ def test_every_default_lies_within_its_bounds_and_chaotic_inputs_are_bounded():
         kind.bind(kind.defaults())  # would raise naming the input
     lr = next(op for op in KINDS["training"].inputs if op.name == "lr")
     assert lr.bounds is not None and lr.bounds[1] <= 0.05  # above it the CPython and Pyodide runs drift apart
+
+
+def test_the_worker_imports_only_the_kinds_it_runs():
+    # A fresh interpreter: this one has imported every kind already.
+    script = ("import sys, engine.examples as e; e.run_json('linear', '{\"X\": [[1]], \"W\": [[2]], \"b\": [0], "
+              "\"dY\": [[1]]}'); print(sorted(m for m in sys.modules if m.startswith('engine.examples.')))")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "['engine.examples.fmt', 'engine.examples.kind', 'engine.examples.linear']"
+    assert sorted(KINDS) == sorted(p.stem for p in Path(KINDS["linear"].compute.__code__.co_filename).parent.glob(
+        "*.py") if p.stem not in {"__init__", "kind", "fmt", "svg"})
