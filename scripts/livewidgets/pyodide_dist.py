@@ -43,6 +43,14 @@ def self_hosted_dist(version, environ=os.environ):
     return folder
 
 
+def python_minor(folder):
+    """Pyodide's Python as "3.13", from the folder's pyodide-lock.json; None when the folder has none."""
+    lock = Path(folder) / "pyodide-lock.json"
+    if not lock.is_file():
+        return None
+    return ".".join(json.loads(lock.read_text())["info"]["python"].split(".")[:2])
+
+
 def runtime_files(folder, packages=WORKER_PACKAGES):
     """The files the worker's ``loadPyodide`` + ``loadPackage(packages)`` fetch from ``folder``, nothing more.
 

@@ -2,9 +2,16 @@
 
 Written directly with ``zipfile`` (the format is a zip with a ``.dist-info`` folder) so a site build needs no
 network and no build backend; ``mkdocs serve`` rebuilds reuse the cached wheel until a file under engine/ changes.
+
+Optionally, when an interpreter of Pyodide's Python minor version is on this machine, the wheel also carries
+bytecode (``__pycache__/*.cpython-3XX.pyc``, unchecked-hash so unpacking times do not invalidate it): the worker
+then skips compiling the engine. Without one the wheel is sources only and works the same, a little slower to import.
 """
 import base64
 import hashlib
+import shutil
+import subprocess
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -28,19 +35,51 @@ def source_hash(package_dir):
     return digest.hexdigest()[:16]
 
 
-def build_wheel(package_dir, cache_dir):
-    """Return ``(path, hash)`` of the engine wheel, building it only when the sources changed."""
-    tag = source_hash(package_dir)
+def matching_python(minor, candidate=None):
+    """``candidate`` (default: ``python3.13`` on PATH, for minor "3.13") if it runs and is Python ``minor``, else None."""
+    found = minor and (candidate or shutil.which(f"python{minor}"))
+    if not found:
+        return None
+    try:
+        shown = subprocess.run([found, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True,
+                               text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return found if shown == minor else None
+
+
+COMPILE = """import importlib.util, os, py_compile, sys
+source_root, out = sys.argv[1], sys.argv[2]
+for rel in sys.argv[3:]:
+    cfile = importlib.util.cache_from_source(os.path.join(out, rel))
+    py_compile.compile(os.path.join(source_root, rel), cfile=cfile, dfile=rel, doraise=True,
+                       invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+"""
+
+
+def compiled(package_dir, python):
+    """{archive name: bytes} of every engine source compiled by ``python``."""
+    root = Path(package_dir).parent
+    sources = [p.relative_to(root).as_posix() for p in engine_files(package_dir) if p.suffix == ".py"]
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([python, "-c", COMPILE, str(root), out, *sources], check=True, capture_output=True, timeout=300)
+        return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(Path(out).rglob("*.pyc"))}
+
+
+def build_wheel(package_dir, cache_dir, python=None):
+    """Return ``(path, hash)`` of the engine wheel, building it only when the sources changed; with ``python``
+    (see :func:`matching_python`) it also holds that interpreter's bytecode."""
+    tag = source_hash(package_dir) + ("-pyc" if python else "")
     target = Path(cache_dir) / tag / WHEEL_NAME
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(".partial")
-        _write_wheel(Path(package_dir), partial)
+        _write_wheel(Path(package_dir), partial, compiled(package_dir, python) if python else {})
         partial.replace(target)  # atomic: a concurrent build never sees half a wheel
     return target, tag
 
 
-def _write_wheel(package_dir, target):
+def _write_wheel(package_dir, target, bytecode):
     root = package_dir.parent
     dist_info = f"{DIST_NAME}-{VERSION}.dist-info"
     records = []
@@ -56,6 +95,8 @@ def _write_wheel(package_dir, target):
     with zipfile.ZipFile(target, "w") as archive:
         for path in engine_files(package_dir):
             add(archive, path.relative_to(root).as_posix(), path.read_bytes())
+        for name, data in bytecode.items():
+            add(archive, name, data)
         add(archive, f"{dist_info}/METADATA",
             f"Metadata-Version: 2.1\nName: {DIST_NAME}\nVersion: {VERSION}\nRequires-Dist: numpy\n".encode())
         add(archive, f"{dist_info}/WHEEL",

@@ -2,6 +2,7 @@
 import base64
 import hashlib
 import json
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -93,3 +94,25 @@ def test_a_pyodide_folder_must_be_complete_and_the_pinned_version(tmp_path):
     (tmp_path / "package.json").write_text(json.dumps({"version": version}))
     assert pyodide_dist.self_hosted_dist(version, environ={"PYODIDE_DIST": str(tmp_path)}) == tmp_path
     assert pyodide_dist.cdn_url(version) == f"https://cdn.jsdelivr.net/pyodide/v{version}/full/"
+
+
+def test_with_a_matching_interpreter_the_wheel_carries_bytecode_that_is_used(tmp_path):
+    # This interpreter stands in for Pyodide's: the mechanism is the same for python3.13 and cpython-313 files.
+    minor = "%d.%d" % sys.version_info[:2]
+    python = wheel.matching_python(minor, sys.executable)
+    assert python == sys.executable and wheel.matching_python("2.7", sys.executable) is None
+    package = tmp_path / "engine"
+    package.mkdir()
+    (package / "__init__.py").write_text("ANSWER = 42\n")
+    built, tag = wheel.build_wheel(package, tmp_path / "cache", python)
+    assert tag.endswith("-pyc")
+    unpacked = tmp_path / "site-packages"
+    with zipfile.ZipFile(built) as archive:
+        archive.extractall(unpacked)
+    tag_name = sys.implementation.cache_tag
+    assert (unpacked / "engine" / "__pycache__" / f"__init__.{tag_name}.pyc").is_file()
+    # Unchecked-hash bytecode is used without looking at the source: a changed source goes unnoticed.
+    (unpacked / "engine" / "__init__.py").write_text("raise SystemExit('the source was compiled again')\n")
+    shown = subprocess.run([sys.executable, "-c", "import engine; print(engine.ANSWER)"], cwd=unpacked,
+                           capture_output=True, text=True)
+    assert shown.stdout.strip() == "42", shown.stderr
