@@ -71,7 +71,7 @@ def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool
         if backlinks is not None:
             links = '<td class="lw-code__eq">' + "".join(
                 f'<a class="lw-backlink" href="{escape(href)}" title="Implements: {escape(title)}">'
-                f'∑ {escape(href.rpartition("#eq-")[2])}</a>'
+                f'∑ <span class="lw-backlink__id">{escape(href.rpartition("#eq-")[2])}</span></a>'
                 for href, title in backlinks.get(n, [])
             ) + "</td>"
         rows.append(
