@@ -2,7 +2,8 @@
 
 A use of a function is a call by name, or a reference to it as a value: passed to another function
 (`check_layer(norms.rmsnorm_forward, ...)`), or put in a module-level table (`ACTIVATIONS = {"relu": (relu_forward,
-relu_backward)}`), in which case each use of the table is a use of the function *via* the table.
+relu_backward)}`), in which case each use of the table is a use of the function *via* the table (a use that
+unpacks a tuple entry, `act_forward, _ = ACTIVATIONS[name]`, only of the functions at the places it keeps).
 
 Each file is parsed once per content hash: the cache lives at module level, so `mkdocs serve` rebuilds (which
 reload the hook but not this package) re-parse only the files that changed.
@@ -35,6 +36,9 @@ class Reference:
     end_lineno: int
     caller: str
     table: str | None  # the module-level name being assigned when the reference sits in its value, else None
+    # In a table: the function's place in a tuple entry, `(relu_forward, relu_backward)` -> 0 and 1. In a use of a
+    # table: the places unpacked, `act_forward, _ = ACTIVATIONS[name]` -> {0}. None when it is neither.
+    places: frozenset[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -124,6 +128,7 @@ class _Collector(ast.NodeVisitor):
         self.calls: list[CallSite] = []
         self.references: list[Reference] = []
         self.table: str | None = None  # set while visiting the value of a module-level `NAME = ...`
+        self.places: frozenset[int] | None = None  # see Reference.places
 
     def _resolve(self, parts: list[str]) -> str | None:
         head, rest = parts[0], parts[1:]
@@ -140,7 +145,7 @@ class _Collector(ast.NodeVisitor):
         target = self._resolve(parts)
         if target:
             self.references.append(Reference(target, self.path, node.lineno, node.end_lineno, self._caller(),
-                                             self.table))
+                                             self.table, self.places))
 
     def _enter(self, node, is_function: bool):
         self.scope.append(node.name)
@@ -160,12 +165,29 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Assign(self, node):
         names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        if self.scope or len(names) != len(node.targets):
+        if not self.scope and len(names) == len(node.targets):
+            self.table = ".".join([self.module, names[0]])
+            self.visit(node.value)
+            self.table = None
+            return
+        target, value = node.targets[0], node.value
+        if len(node.targets) == 1 and isinstance(target, ast.Tuple) and isinstance(value, ast.Subscript):
+            # `act_forward, _ = ACTIVATIONS[name]`: only the places not thrown away into `_` are used
+            self.places = frozenset(i for i, t in enumerate(target.elts) if not (isinstance(t, ast.Name) and t.id == "_"))
+            self.visit(value.value)
+            self.places = None
+            self.visit(value.slice)
+            return
+        self.generic_visit(node)
+
+    def visit_Tuple(self, node):
+        if self.table is None:
             self.generic_visit(node)
             return
-        self.table = ".".join([self.module, names[0]])
-        self.visit(node.value)
-        self.table = None
+        for place, element in enumerate(node.elts):  # an entry of a table: remember each function's place
+            self.places = frozenset({place})
+            self.visit(element)
+        self.places = None
 
     def visit_Call(self, node):
         parts = _dotted(node.func)
@@ -226,24 +248,25 @@ class CodeIndex:
         for fi in self.files.values():
             for call in fi.calls:
                 self._callers.setdefault(self._canonical(call.callee, aliases), []).append(call)
-        tables: dict[str, set[str]] = {}  # module-level name -> the functions its value refers to
-        uses: dict[str, list[CallSite]] = {}  # any dotted name -> where it is used as a value
+        tables: dict[str, dict[str, frozenset[int] | None]] = {}  # table -> {function in it: its places}
+        uses: dict[str, list[tuple[CallSite, frozenset[int] | None]]] = {}  # dotted name -> (use, places unpacked)
         for fi in self.files.values():
             for ref in fi.references:
                 target = self._canonical(ref.target, aliases)
                 if ref.table and target in self.functions:
-                    tables.setdefault(ref.table, set()).add(target)
+                    tables.setdefault(ref.table, {})[target] = ref.places
                 elif not ref.table:
-                    uses.setdefault(target, []).append(CallSite(target, ref.path, ref.lineno, ref.end_lineno,
-                                                                ref.caller))
+                    site = CallSite(target, ref.path, ref.lineno, ref.end_lineno, ref.caller)
+                    uses.setdefault(target, []).append((site, ref.places))
         for name, sites in uses.items():
             if name in self.functions:  # passed as a value: a use, like a call
-                self._callers.setdefault(name, []).extend(sites)
+                self._callers.setdefault(name, []).extend(site for site, _ in sites)
         for table, functions in tables.items():
-            sites = uses.get(table, []) + self._callers.get(table, [])
-            for function in functions:
+            sites = uses.get(table, []) + [(call, None) for call in self._callers.get(table, [])]
+            for function, places in functions.items():
                 self._callers.setdefault(function, []).extend(
-                    CallSite(function, s.path, s.lineno, s.end_lineno, s.caller, via=table) for s in sites)
+                    CallSite(function, s.path, s.lineno, s.end_lineno, s.caller, via=table) for s, unpacked in sites
+                    if places is None or unpacked is None or places & unpacked)
 
     def _canonical(self, name: str, aliases: dict[str, str]) -> str:
         """Follow re-exports (`from .linear import linear_forward` in a package __init__) to the definition."""

@@ -91,5 +91,10 @@ def test_call_graph_resolves_module_attribute_and_from_imports(index):
 
 
 def test_a_table_of_functions_is_a_use_only_where_the_table_is_used(index):
-    """The table's own definition (toy/norms.py:12) is not a caller of the functions in it."""
+    """The table's own definition (toy/norms.py:12) is not a caller of the functions in it, and a use that
+    unpacks one place of a tuple entry (`_, backward = linear.LAYERS[kind]`) uses only the function there."""
     assert index.call_sites("toy.norms.layernorm_forward", lambda path: path == "toy/norms.py") == []
+    in_blocks = lambda path: path == "toy/blocks.py"  # noqa: E731
+    assert [(c.caller, c.lineno, c.via) for c in index.call_sites("toy.linear.linear_backward", in_blocks)] == [
+        ("toy.blocks.backward_of", 11, "toy.linear.LAYERS")]
+    assert index.call_sites("toy.linear.linear_forward", in_blocks) == []
