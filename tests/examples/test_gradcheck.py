@@ -8,6 +8,7 @@ import pytest
 
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
+from engine.examples.gradcheck import error_sweep
 from plain_differences import central_differences
 
 EPS = 1e-5
@@ -87,3 +88,12 @@ def test_a_coarse_step_fails_the_check(defaults):
 def test_a_bad_step_is_named(defaults, h):
     with pytest.raises(LayerwiseError, match=r"gradcheck example: h must be from 1e-12 to 1, got "):
         run("gradcheck", {**defaults, "h": h})
+
+
+def test_the_memoised_sweep_follows_x_but_not_h(defaults, result):
+    other_h = run("gradcheck", {**defaults, "h": 1e-3})
+    assert other_h["plots"] == result["plots"]  # the sweep tries every h itself
+    other_x = run("gradcheck", {**defaults, "x": [[2, -2, 0.5], [3, 1, -1]]})
+    assert other_x["plots"] != result["plots"]
+    error_sweep.cache_clear()  # computed afresh, the defaults give the same picture as from the memo
+    assert run("gradcheck", defaults)["plots"] == result["plots"]
