@@ -26,9 +26,18 @@ WHEEL_CACHE = ROOT / ".cache" / "layerwise-wheels"
 _build = {}  # state of the current build; reset in on_config because `mkdocs serve` reuses this module
 
 
+_before_build = {}  # the engine modules this process had imported before the first build, put back after it
+
+
+def _take_engine_modules():
+    return {name: sys.modules.pop(name) for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]}
+
+
 def on_config(config):
-    for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]:
-        del sys.modules[name]  # `mkdocs serve`: pre-render with the engine as it is now, not as first imported
+    # `mkdocs serve`: pre-render with the engine as it is now, not as first imported
+    taken = _take_engine_modules()
+    if not _before_build:
+        _before_build.update(taken)
     from livewidgets import render
 
     version = pyodide_dist.pinned_version(ROOT)
@@ -113,6 +122,14 @@ def on_files(files, config):
     script = f"window.Layerwise = Object.assign(window.Layerwise || {{}}, {{engineConfig: {json.dumps(engine_config)}}});\n"
     files.append(File.generated(config, f"{ASSETS}/{CONFIG_SCRIPT}", content=script))
     return files
+
+
+def on_shutdown():
+    """Give a process that builds in-process (tests, benchmarks) its own engine modules back: its functions import
+    kinds lazily, and a kind imported into the build's fresh package would not be one of its kinds."""
+    _take_engine_modules()
+    sys.modules.update(_before_build)
+    _before_build.clear()
 
 
 def on_post_build(config):

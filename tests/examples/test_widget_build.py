@@ -116,3 +116,16 @@ def test_with_a_matching_interpreter_the_wheel_carries_bytecode_that_is_used(tmp
     shown = subprocess.run([sys.executable, "-c", "import engine; print(engine.ANSWER)"], cwd=unpacked,
                            capture_output=True, text=True)
     assert shown.stdout.strip() == "42", shown.stderr
+
+
+def test_after_a_build_the_process_runs_kinds_with_its_own_engine():
+    # A fresh interpreter whose engine has loaded no kind yet, as in a test session that starts with browser tests.
+    script = f"""import sys; sys.path.insert(0, {str(ROOT / 'scripts')!r})
+import engine.examples as mine
+import widgets_hook
+widgets_hook._before_build.update(widgets_hook._take_engine_modules())  # what on_config does
+import engine.examples  # the build's fresh engine
+widgets_hook.on_shutdown()
+print(mine.get_kind('linear').name, sys.modules['engine.examples'] is mine)"""
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert shown.stdout.split() == ["linear", "True"], shown.stderr
