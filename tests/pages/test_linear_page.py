@@ -1,0 +1,17 @@
+"""The Linear page: its inline values are the seed's worked example, multiplied out by hand."""
+from page_values import shown_texts
+
+SHOWN = shown_texts("layers/linear.md")
+
+
+def test_the_worked_example_forward_and_backward():
+    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [0, 1, -1], dY = [[1, 0, 1], [0, 2, -1]]
+    # XW row 0: [1*1 + 2*-1, 1*0 + 2*1, 1*2 + 2*0] = [-1, 2, 2]; row 1: [0 - 1, 0 + 1, 0 + 0] = [-1, 1, 0]
+    # dW = X.T @ dY; db = column sums of dY; dX = dY @ W.T (row 0: [1 + 2, -1 + 0] = [3, -1])
+    assert SHOWN == [
+        "[[-1.0, 2.0, 2.0], [-1.0, 1.0, 0.0]]",
+        "[[-1.0, 3.0, 1.0], [-1.0, 2.0, -1.0]]",
+        "[[1.0, 0.0, 1.0], [2.0, 2.0, 1.0]]",
+        "[1.0, 2.0, 0.0]",
+        "[[3.0, -1.0], [-2.0, 2.0]]",
+    ]
