@@ -4,7 +4,7 @@ import json
 import random
 
 import pytest
-from conftest import open_without_engine
+from browser_pages import open_without_engine
 
 from engine.errors import LayerwiseError
 from engine.examples import get_kind

@@ -3,7 +3,7 @@ localStorage restore the exact example, reset forgets it. The engine is kept fro
 import json
 
 import pytest
-from conftest import open_without_engine
+from browser_pages import open_without_engine
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import instant_go, wait_for_engine
+from browser_pages import instant_go, wait_for_engine
 
 from engine.errors import LayerwiseError
 from engine.examples import run

@@ -5,7 +5,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from conftest import ROOT, instant_go, wait_for_engine
+from browser_pages import ROOT, instant_go, wait_for_engine
 from livewidgets import pyodide_dist
 
 from engine.examples import run

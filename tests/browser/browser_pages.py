@@ -1,0 +1,45 @@
+"""Page helpers shared by the browser tests (a plain module: test files cannot import a conftest reliably when
+several test folders each have one)."""
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def open_without_engine(watched, site, kind):
+    """Open the first page showing a ``kind`` widget with the worker blocked (cell validation needs no engine), or
+    skip; returns the page's path."""
+    path = site.page_with_kind(kind)
+    if not path:
+        pytest.skip(f"no page shows the {kind} widget")
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    watched.page.goto(site.url + path)
+    watched.page.wait_for_function("document.querySelector('.lw-reset')")
+    return path
+
+
+def wait_for_engine(page, timeout_ms=90_000):
+    """Wait until the engine is ready or failed; return its state and reason."""
+    page.wait_for_function("['ready', 'failed'].includes(window.Layerwise.engine.state)", timeout=timeout_ms)
+    return page.evaluate("({state: Layerwise.engine.state, reason: Layerwise.engine.reason})")
+
+
+def start_json(page, widget_index):
+    return json.loads(page.locator(".lw-widget").nth(widget_index).get_attribute("data-start"))
+
+
+def instant_go(page, site, path):
+    """Follow a link the way a reader does, so mkdocs-material's instant navigation swaps the page in place."""
+    target = site.url + path
+    page.evaluate("""target => {
+        window.__widgetsBefore = Layerwise.widgets();
+        let link = [...document.querySelectorAll('a[href]')].find(a => a.href === target);
+        if (!link) { link = document.createElement('a'); link.href = target; document.body.append(link); }
+        link.click();
+    }""", target)
+    # pageWidgets is a new array after each document$ emission: wait for the new page's set, all attached.
+    page.wait_for_function("""target => location.href.split('#')[0] === target
+        && Layerwise.widgets() !== window.__widgetsBefore && Layerwise.widgets().every(w => w.el.isConnected)
+        && Layerwise.widgets().length === document.querySelectorAll('.lw-widget').length""", arg=target)
