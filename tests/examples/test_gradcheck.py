@@ -29,7 +29,6 @@ def plain_layernorm_loss(rows, gamma, beta, R):
     return total
 
 
-
 @pytest.fixture(scope="module")
 def defaults():
     return KINDS["gradcheck"].defaults()

@@ -26,7 +26,6 @@ def plain_rmsnorm(rows, gamma):
     return out
 
 
-
 @pytest.fixture(scope="module")
 def defaults():
     return KINDS["rmsnorm"].defaults()
