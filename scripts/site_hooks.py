@@ -1,7 +1,7 @@
-"""mkdocs hooks of Layerwise's build: the cross-linker, generated source pages, vendored KaTeX, a link check.
+"""mkdocs hooks of Layerwise's build: the cross-linker, generated source pages, math rendered by KaTeX, a link check.
 
 Registered in mkdocs.yml under `hooks:`. The work lives in `scripts/crosslink/`; this file only connects it to
-mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so `--strict` fails.
+mkdocs' events; the math is rendered by `scripts/mathrender/`. Every problem is logged as a warning naming page, equation and symbol, so `--strict` fails.
 """
 from __future__ import annotations
 
@@ -21,14 +21,16 @@ from crosslink.codeindex import python_files  # noqa: E402
 from crosslink.linkcheck import check_site  # noqa: E402
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
+from mathrender import KatexError, KatexRenderer, render_math  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
 KATEX_DIST = SCRIPTS.parent / "node_modules" / "katex" / "dist"
-KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
+KATEX_FILES = ["katex.min.css"]  # and its fonts: the HTML is made at build time, so no KaTeX script ships
 KATEX_SITE_DIR = "assets/vendor/katex"
 _ID = re.compile(r'\bid="([^"]+)"')
 
 _build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config so serve rebuilds start clean
+_katex = KatexRenderer()  # kept across `mkdocs serve` rebuilds: its cache makes a rebuild render only new formulas
 
 
 def project_of(config) -> Project:
@@ -88,6 +90,18 @@ def on_page_content(html, page, config, files):
     # (#eq-..., #L12) are added here for its link validation to see.
     page.present_anchor_ids = (page.present_anchor_ids or set()) | set(_ID.findall(html))
     return html
+
+
+def on_post_page(output, page, config):
+    try:
+        return render_math(output, _katex)
+    except KatexError as error:
+        log.warning(f"page {page.file.src_uri!r}: {error}")
+        return output
+
+
+def on_shutdown():
+    _katex.close()
 
 
 def on_post_build(config):

@@ -78,8 +78,9 @@ def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool
             f'<tr{row_id}><td class="lw-code__num"><a href="{escape(number_href(n))}">{n}</a></td>{links}'
             f'<td class="lw-code__src"><code>{html}</code></td></tr>'
         )
-    # a class on the table keeps Material's styling of Markdown tables (borders, padding) off the code
-    return f'<div class="lw-code highlight"><table class="lw-code__table"><tbody>{"".join(rows)}</tbody></table></div>'
+    # a class on the table keeps Material's styling of Markdown tables (borders, padding) off the code; code lines
+    # stay out of the search index (the heading naming the function stays in), or every search would list them
+    return f'<div class="lw-code highlight" data-search-exclude><table class="lw-code__table"><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def render_equation(equation: Equation, latex: str, project: Project, page_url: str) -> str:
@@ -134,7 +135,8 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
                f"{_count(len({path for path, _ in places}), 'file')}")
     head = "<tr><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
     # a class on the table keeps Material's styling of Markdown tables off; the code scrolls inside the wrapper
-    return (f'<details class="info lw-codemath"><summary>{summary}</summary><div class="lw-codemath__scroll">'
+    return (f'<details class="info lw-codemath"><summary>{summary}</summary>'
+            f'<div class="lw-codemath__scroll" data-search-exclude>'
             f'<table class="lw-codemath__table"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
             f'</div></details>')
 
@@ -172,8 +174,8 @@ def render_implementation(symbol: str, index: CodeIndex, project: Project, page_
         f'<div class="lw-impl"><div class="lw-impl__head"><a href="{escape(page_href)}">'
         f'<code>{escape(function.path)}</code></a> <code>{escape(project.short_name(symbol))}</code>, '
         f'lines {first}–{function.end_lineno}</div>{code}'
-        f'<p class="lw-impl__uses"><strong>Called by:</strong> {called_by}</p>'
-        f'<p class="lw-impl__uses"><strong>Tested by:</strong> {tested_by}</p></div>'
+        f'<p class="lw-impl__uses" data-search-exclude><strong>Called by:</strong> {called_by}</p>'
+        f'<p class="lw-impl__uses" data-search-exclude><strong>Tested by:</strong> {tested_by}</p></div>'
     )
 
 

@@ -30,7 +30,7 @@ def widget_html(kind_name, widget_id, overrides):
     ]
     if kind.description:
         parts.append(f'<p class="lw-description">{escape(kind.description)}</p>')
-    parts.append('<div class="lw-inputs">')
+    parts.append('<div class="lw-inputs" data-search-exclude>')  # numbers would flood the search results
     for operand in spec["inputs"]:
         parts.append(_input_figure(operand, inputs[operand["name"]], dims))
     parts.append('</div><p class="lw-message" role="status"></p>')
@@ -41,7 +41,7 @@ def widget_html(kind_name, widget_id, overrides):
 
 def results_html(result, dims):
     """The output half of a widget (blocks by group, arithmetic, notes, gradient check, plots)."""
-    parts = ['<div class="lw-results">']
+    parts = ['<div class="lw-results" data-search-exclude>']
     for group, title in GROUP_TITLES.items():
         blocks = [b for b in result["blocks"] if b["group"] == group]
         if blocks:

@@ -9,6 +9,7 @@ then skips compiling the engine. Without one the wheel is sources only and works
 """
 import base64
 import hashlib
+import os
 import shutil
 import subprocess
 import tempfile
@@ -36,16 +37,23 @@ def source_hash(package_dir):
 
 
 def matching_python(minor, candidate=None):
-    """``candidate`` (default: ``python3.13`` on PATH, for minor "3.13") if it runs and is Python ``minor``, else None."""
-    found = minor and (candidate or shutil.which(f"python{minor}"))
-    if not found:
+    """``candidate`` if it runs and is Python ``minor``, else None. Without a candidate: ``python3.13`` (for minor
+    "3.13") on PATH, then a pyenv-installed 3.13 (a pyenv shim on PATH fails outside a folder that selects it)."""
+    if not minor:
         return None
+    if candidate:
+        return candidate if _python_minor(candidate) == minor else None
+    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    found = [shutil.which(f"python{minor}"), *sorted(map(str, pyenv_root.glob(f"versions/{minor}.*/bin/python{minor}")))]
+    return next((python for python in found if python and _python_minor(python) == minor), None)
+
+
+def _python_minor(python):
     try:
-        shown = subprocess.run([found, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True,
-                               text=True, timeout=30).stdout.strip()
+        return subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True,
+                              text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return None
-    return found if shown == minor else None
 
 
 COMPILE = """import importlib.util, os, py_compile, sys

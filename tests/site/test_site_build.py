@@ -54,14 +54,24 @@ def test_nothing_is_loaded_from_another_origin(built_site):
     assert "fonts.googleapis" not in css and "fonts.gstatic" not in css
 
 
-def test_katex_is_vendored_with_its_fonts(built_site):
+def test_math_is_html_at_build_time_and_only_katex_css_and_fonts_ship(built_site):
     katex = built_site / "assets" / "vendor" / "katex"
-    assert (katex / "katex.min.js").is_file() and (katex / "contrib" / "auto-render.min.js").is_file()
     css = (katex / "katex.min.css").read_text()
     for font in set(re.findall(r"url\((fonts/[^)]+)\)", css)):
         assert (katex / font).is_file(), font
+    assert not list(built_site.rglob("katex*.js")) and not list(built_site.rglob("auto-render*.js"))
+    for page in _pages(built_site):
+        html = page.read_text()
+        math = re.findall(r'<(span|div) class="arithmatex">(.{0,40})', html)
+        untouched = [body for _, body in math if not body.startswith('<span class="katex')]
+        assert untouched == [], f"{page.relative_to(built_site)}: math left as TeX: {untouched[:3]}"
     linear = (built_site / "layers" / "linear" / "index.html").read_text()
-    assert "assets/vendor/katex/katex.min.js" in linear and "assets/katex-init.js" in linear
+    assert "katex.min.js" not in linear and "katex-init.js" not in linear
+    # the forward equation of docs/layers/linear.md, typeset (display mode) with its TeX kept for screen readers
+    forward = linear.split('id="eq-linear-forward"', 1)[1].split('class="lw-equation"', 1)[0]
+    assert 'class="katex-display"' in forward and "<math" in forward
+    assert ('<annotation encoding="application/x-tex">Y = X W + b, \\qquad Y_{tj} = \\sum_{k} X_{tk} W_{kj} + b_j'
+            '</annotation>') in forward
 
 
 def test_every_engine_module_has_a_numbered_source_page(built_site):
