@@ -154,6 +154,33 @@
     return JSON.parse(JSON.stringify(value));
   }
 
+  /* The rows of a grid: a matrix as is, a list as one row, a number as one cell. */
+  function rowsOf(dims, value) {
+    return dims.length === 2 ? value : [dims.length === 1 ? value : [value]];
+  }
+
+  /* Output blocks in the order the widget shows them: by group, then as the kind listed them. */
+  function orderedBlocks(result) {
+    return Object.keys(GROUP_TITLES).flatMap((group) => result.blocks.filter((b) => b.group === group));
+  }
+
+  /* {output name: rows of the texts shown}, to mark what a new result changed. */
+  function readCells(results) {
+    const shown = new Map();
+    for (const figure of results.querySelectorAll(".lw-output")) {
+      shown.set(figure.dataset.name, [...figure.querySelectorAll("tbody tr")]
+        .map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+    }
+    return shown;
+  }
+
+  function showCheckIn(paragraph, check) {
+    paragraph.textContent = check.text;
+    paragraph.dataset.ok = String(check.ok);
+    if (check.pending) paragraph.dataset.pending = "true";
+    else delete paragraph.dataset.pending;
+  }
+
   function storageKey(id) {
     return STORAGE_PREFIX + location.pathname + ":" + id;
   }
@@ -169,7 +196,6 @@
       this.inFlight = false;
       this.dirty = false;
       this.error = "";
-      this.shownCells = this.readCells(el.querySelector(".lw-results"));
       this.startResults = el.querySelector(".lw-results").cloneNode(true);
       this.buildControls();
       this.restore();
@@ -258,7 +284,7 @@
 
     grid(dims, value, makeCell) {
       const table = element("table", "lw-grid");
-      const matrix = dims.length === 2 ? value : [dims.length === 1 ? value : [value]];
+      const matrix = rowsOf(dims, value);
       if (dims.length) {
         const head = element("tr");
         head.append(element("th"));
@@ -390,9 +416,7 @@
     showCheck(check, values) {
       const paragraph = this.el.querySelector(".lw-results .lw-gradcheck");
       if (!paragraph || !check || JSON.stringify(values) !== JSON.stringify(this.values) || this.error) return;
-      paragraph.textContent = check.text;
-      paragraph.dataset.ok = String(check.ok);
-      delete paragraph.dataset.pending;
+      showCheckIn(paragraph, check);
       if (this.lastResult) this.lastResult.gradcheck = check;
     }
 
@@ -404,42 +428,13 @@
     }
 
     /* ----- outputs ----- */
-    readCells(results) {
-      const shown = new Map();
-      for (const figure of results.querySelectorAll(".lw-output")) {
-        shown.set(figure.dataset.name, [...figure.querySelectorAll("tbody tr")]
-          .map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
-      }
-      return shown;
-    }
-
     showResult(result) {
       this.error = "";
       this.lastResult = result; // read by the browser tests to compare raw values with CPython
-      const results = element("div", "lw-results");
-      for (const [group, title] of Object.entries(GROUP_TITLES)) {
-        const blocks = result.blocks.filter((b) => b.group === group);
-        if (!blocks.length) continue;
-        const section = results.appendChild(element("section", "lw-group"));
-        section.dataset.group = group;
-        section.append(element("h4", "", title));
-        const row = section.appendChild(element("div", "lw-row"));
-        for (const block of blocks) row.append(this.outputFigure(block));
-      }
-      if (result.arithmetic) results.append(element("p", "lw-arith", result.arithmetic));
-      for (const note of result.notes) results.append(element("p", "lw-note", note));
-      if (result.gradcheck) {
-        const check = results.appendChild(element("p", "lw-gradcheck", result.gradcheck.text));
-        check.dataset.ok = String(result.gradcheck.ok);
-        if (result.gradcheck.pending) check.dataset.pending = "true";
-      }
-      for (const plot of result.plots) {
-        const figure = results.appendChild(element("figure", "lw-plot"));
-        figure.append(element("figcaption", "", plot.title));
-        figure.insertAdjacentHTML("beforeend", plot.svg); // made by engine/examples/svg.py from numbers and escaped labels
-      }
-      this.el.querySelector(".lw-results").replaceWith(results);
-      this.shownCells = this.readCells(results);
+      const results = this.el.querySelector(".lw-results");
+      // Same blocks and shapes as shown (every edit that does not resize): change texts only, which costs the
+      // browser far less style and layout work than a new subtree, so the edit -> updated numbers delay stays short.
+      if (!this.updateInPlace(results, result)) results.replaceWith(this.resultsElement(result, readCells(results)));
       if (result.nonfinite.length) {
         this.setMessage(`Not finite: ${result.nonfinite.join(", ")} (an overflow or a division by zero); ` +
                         "those cells show inf or nan.", "warning");
@@ -449,14 +444,77 @@
       this.showEngineState();
     }
 
-    outputFigure(block) {
+    updateInPlace(results, result) {
+      const blocks = orderedBlocks(result);
+      const figures = results.querySelectorAll(".lw-output");
+      const plots = results.querySelectorAll(".lw-plot");
+      const notes = results.querySelectorAll(".lw-note");
+      const arith = results.querySelector(".lw-arith");
+      const check = results.querySelector(".lw-gradcheck");
+      const sameShape = (figure, block) => {
+        const rows = figure.querySelectorAll("tbody tr");
+        const cells = rowsOf(block.dims, block.cells);
+        return rows.length === cells.length && [...rows].every((tr, r) => tr.querySelectorAll("td").length === cells[r].length);
+      };
+      if (figures.length !== blocks.length || plots.length !== result.plots.length || notes.length !== result.notes.length ||
+          !arith !== !result.arithmetic || !check !== !result.gradcheck ||
+          blocks.some((block, i) => figures[i].dataset.name !== block.name || !sameShape(figures[i], block))) {
+        return false;
+      }
+      blocks.forEach((block, i) => {
+        const figure = figures[i];
+        if (block.finite) delete figure.dataset.nonfinite;
+        else figure.dataset.nonfinite = "true";
+        figure.querySelector(".lw-label").textContent = block.label;
+        const rows = rowsOf(block.dims, block.cells);
+        figure.querySelectorAll("tbody tr").forEach((tr, r) => tr.querySelectorAll("td").forEach((td, c) => {
+          const text = rows[r][c];
+          td.classList.toggle("lw-changed", td.textContent !== text);
+          if (td.textContent !== text) td.textContent = text;
+        }));
+      });
+      if (arith) arith.textContent = result.arithmetic;
+      notes.forEach((note, i) => { note.textContent = result.notes[i]; });
+      if (check) showCheckIn(check, result.gradcheck);
+      plots.forEach((figure, i) => {
+        figure.querySelector("figcaption").textContent = result.plots[i].title;
+        figure.querySelector("svg").remove();
+        figure.insertAdjacentHTML("beforeend", result.plots[i].svg); // made by engine/examples/svg.py, labels escaped
+      });
+      results.classList.remove("lw-stale");
+      return true;
+    }
+
+    /* A new output half, for a first result of another shape; `before` (readCells) marks the changed cells. */
+    resultsElement(result, before) {
+      const results = element("div", "lw-results");
+      for (const [group, title] of Object.entries(GROUP_TITLES)) {
+        const blocks = result.blocks.filter((b) => b.group === group);
+        if (!blocks.length) continue;
+        const section = results.appendChild(element("section", "lw-group"));
+        section.dataset.group = group;
+        section.append(element("h4", "", title));
+        const row = section.appendChild(element("div", "lw-row"));
+        for (const block of blocks) row.append(this.outputFigure(block, before.get(block.name) || []));
+      }
+      if (result.arithmetic) results.append(element("p", "lw-arith", result.arithmetic));
+      for (const note of result.notes) results.append(element("p", "lw-note", note));
+      if (result.gradcheck) showCheckIn(results.appendChild(element("p", "lw-gradcheck")), result.gradcheck);
+      for (const plot of result.plots) {
+        const figure = results.appendChild(element("figure", "lw-plot"));
+        figure.append(element("figcaption", "", plot.title));
+        figure.insertAdjacentHTML("beforeend", plot.svg); // made by engine/examples/svg.py from numbers and escaped labels
+      }
+      return results;
+    }
+
+    outputFigure(block, before) {
       const figure = element("figure", "lw-matrix lw-output");
       figure.dataset.name = block.name;
       if (!block.finite) figure.dataset.nonfinite = "true";
       const caption = figure.appendChild(element("figcaption"));
       caption.append(element("code", "", block.name), " ", element("span", "lw-shape", cells.shapeText(block.shape)),
                      " ", element("span", "lw-label", block.label));
-      const before = this.shownCells.get(block.name) || []; // rows of the texts shown until now
       figure.append(this.grid(block.dims, block.cells, (r, c, text) => {
         const td = element("td", "", text);
         if (before.length && (before[r] || [])[c] !== text) td.className = "lw-changed"; // new cells count too
@@ -575,7 +633,6 @@
       this.renderInputs();
       const results = this.startResults.cloneNode(true);
       this.el.querySelector(".lw-results").replaceWith(results);
-      this.shownCells = this.readCells(results);
       this.setMessage("", "");
       this.save();
       this.showEngineState();

@@ -27,6 +27,9 @@ async function start({ pyodideURL, wheelURL }) {
     if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine wheel could not be loaded ${why}`);
     step("importing the engine");
     const examples = pyodide.pyimport("engine.examples");
+    // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan
+    // NumPy and the engine during an edit, the slowest edits' main cost.
+    pyodide.runPython("import gc; gc.freeze()");
     runJson = examples.run_json;
     finishCheckJson = examples.finish_check_json;
     self.postMessage({ type: "ready" });

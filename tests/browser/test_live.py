@@ -184,3 +184,25 @@ def test_a_worker_error_restarts_the_engine_and_widgets_keep_working(live, watch
     index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
     seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
     assert seen["result"] is not None and seen["values"]["b"][0] == 10
+
+
+CHANGED = """() => Layerwise.widgets()[0].el.querySelectorAll('.lw-output').values().toArray().flatMap(figure =>
+    [...figure.querySelectorAll('tbody tr')].flatMap((tr, r) => [...tr.querySelectorAll('td')].flatMap((td, c) =>
+        td.classList.contains('lw-changed') ? [[figure.dataset.name, r, c]] : [])))"""
+
+
+def test_an_edit_highlights_exactly_the_output_cells_it_changed(live, watched):
+    page = watched.page
+    page.goto(live.url + "layers/linear/")
+    page.locator(".lw-widget").first.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    assert page.evaluate("Layerwise.widgets()[0].spec.name") == "linear"
+    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [0, 1, -1], dY = [[1, 0, 1], [0, 2, -1]].
+    # X[1][0]: 0 -> 1 turns row 1 of XW from [-1, 1, 0] into [0, 1, 2] (and of Y = XW + b from [-1, 2, -1] into
+    # [0, 2, 1]); row 0 of dW = X^T dY from [1, 0, 1] into [1, 2, 0]; dX = dY W^T and db do not involve X.
+    page.evaluate(EDIT, [0, [["X", 1, 0, "1"]]])
+    assert sorted(page.evaluate(CHANGED)) == sorted([["XW", 1, 0], ["XW", 1, 2], ["Y", 1, 0], ["Y", 1, 2],
+                                                     ["dW", 0, 1], ["dW", 0, 2]])
+    # the same value again changes nothing, so nothing stays marked
+    page.evaluate(EDIT, [0, [["X", 1, 0, "1.0"]]])
+    assert page.evaluate(CHANGED) == []
