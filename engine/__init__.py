@@ -1,10 +1,17 @@
 """Layerwise's engine: every layer of a small GPT written out in NumPy, forward and backward, nothing hidden.
 
-Importing the package imports its modules, so ``engine.norms.layernorm_forward`` works after ``import engine``.
+``import engine`` is cheap: a module such as ``engine.norms`` is imported the first time it is named (PEP 562), so
+``engine.norms.layernorm_forward`` works after ``import engine`` while the browser's worker, which needs a handful of
+modules for one widget, never imports the training loop or the checkpoint code.
 NumPy and the standard library are the only dependencies: the same code runs in CPython and in Pyodide.
 """
-from . import (activations, attention, checkpoint, config, data, dropout, embedding, errors, generate, gradcheck,
-               init, linear, loss, model, norms, optim, residual, softmax, train)
+import importlib
 
 __all__ = ["activations", "attention", "checkpoint", "config", "data", "dropout", "embedding", "errors", "generate",
            "gradcheck", "init", "linear", "loss", "model", "norms", "optim", "residual", "softmax", "train"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,7 @@ is first asked for, so the worker starts without importing all of them; ``KINDS`
 import importlib
 import importlib.util
 import json
-import pkgutil
+import os
 
 from ..errors import LayerwiseError
 from .kind import Kind
@@ -18,8 +18,8 @@ _loaded = {}  # kind name -> Kind, filled as kinds are asked for
 
 
 def _kind_modules():
-    return sorted(m.name for m in pkgutil.iter_modules(__path__)
-                  if m.name not in _HELPERS and not m.name.startswith("_"))
+    names = (file[:-3] for file in os.listdir(__path__[0]) if file.endswith(".py"))  # pkgutil: slower to import
+    return sorted(name for name in names if name not in _HELPERS and not name.startswith("_"))
 
 
 def _import_kind(name):

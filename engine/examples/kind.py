@@ -4,8 +4,7 @@ A kind is data plus one ``compute`` function. The build calls it to pre-render a
 same function when a reader edits a cell. Both go through :func:`Kind.run`, so the JSON (and every formatted
 string in it) is identical in CPython and in the browser.
 """
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -14,8 +13,9 @@ from ..gradcheck import numerical_gradient
 from .fmt import format_input, format_number
 
 
-@dataclass(frozen=True)
-class Dim:
+# The records are NamedTuples, not dataclasses: importing dataclasses (and the inspect module it pulls in) cost
+# ~60 ms of the browser worker's start, for records that only need names, defaults and immutability.
+class Dim(NamedTuple):
     """One named size shared by every input axis that carries it (e.g. ``a``: columns of X = rows of W)."""
     symbol: str          # the letter shown in shapes: "T", "a"
     prefix: str          # header of each index: "t" -> t0, t1, ...
@@ -24,8 +24,7 @@ class Dim:
     resizable: bool = True  # may the reader add/remove rows or columns along it?
 
 
-@dataclass(frozen=True)
-class Operand:
+class Operand(NamedTuple):
     """An editable input: a scalar, vector or matrix whose axes are named by dimension symbols."""
     name: str                 # the code name: "X"
     label: str                # what it is, in words
@@ -35,15 +34,10 @@ class Operand:
     # Inclusive (low, high) for every entry, checked here and in the browser's cells. Declare it for inputs where
     # values outside make no sense, and for chaotic ones (a learning rate): there Pyodide's and CPython's round-off
     # would grow into visible differences.
-    bounds: tuple[float, float] | None = None
-
-    def __post_init__(self):
-        if self.bounds is not None and not self.bounds[0] < self.bounds[1]:
-            raise LayerwiseError(f"input {self.name}: bounds must be (low, high) with low < high, got {self.bounds}")
+    bounds: tuple[float, float] | None = None  # checked by Kind
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """A computed array to show: an intermediate step, a forward output or a gradient."""
     name: str                 # the code name: "dW"
     label: str                # the formula or words: "dW = X.T @ dY"
@@ -52,8 +46,7 @@ class Block:
     group: str = "forward"    # "step" | "forward" | "backward"
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """What ``compute`` returns. ``gradient_gap`` is the largest |backward - central differences|: a float, or a
     zero-argument function computing it (preferred: the browser then shows the outputs first and the check a moment
     later, so a slow check never delays an edit's result), or None for no check."""
@@ -68,22 +61,20 @@ GROUPS = ("step", "forward", "backward")
 GRADIENT_TOLERANCE = 1e-6  # central differences with h=1e-5 agree to ~1e-9 on these small, smooth examples
 
 
-@dataclass(frozen=True)
 class Kind:
-    name: str
-    title: str
-    dims: tuple[Dim, ...]
-    inputs: tuple[Operand, ...]
-    compute: Callable[..., Result]  # called with one keyword argument per input, as float64 (or int64) arrays
-    description: str = ""
-    _dims: dict = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "_dims", {d.symbol: d for d in self.dims})
+    def __init__(self, name: str, title: str, dims: tuple[Dim, ...], inputs: tuple[Operand, ...],
+                 compute: Callable[..., Result], description: str = ""):
+        """``compute`` is called with one keyword argument per input, as float64 (or int64) arrays."""
+        self.name, self.title, self.dims, self.inputs = name, title, tuple(dims), tuple(inputs)
+        self.compute, self.description = compute, description
+        self._dims = {d.symbol: d for d in self.dims}
         for operand in self.inputs:
             unknown = [s for s in operand.dims if s not in self._dims]
             if unknown:
                 raise LayerwiseError(f"kind {self.name}: input {operand.name} uses undeclared dimension {unknown[0]}")
+            if operand.bounds is not None and not operand.bounds[0] < operand.bounds[1]:
+                raise LayerwiseError(f"input {operand.name}: bounds must be (low, high) with low < high, "
+                                     f"got {operand.bounds}")
 
     def defaults(self):
         return {op.name: op.default for op in self.inputs}

@@ -130,8 +130,9 @@ def test_declared_bounds_are_checked_inclusively_and_named():
         kind.bind({"rate": 1.27, "v": [1, 1]})
     with pytest.raises(LayerwiseError, match=r"^bounded example: entry 2 of v must be from 0 to 2, got -0.5$"):
         kind.bind({"rate": 0.01, "v": [1, -0.5]})
-    with pytest.raises(LayerwiseError, match="bounds must be"):
-        Operand("x", "x", (), 1.0, bounds=(1, 1))
+    with pytest.raises(LayerwiseError, match=r"^input x: bounds must be \(low, high\) with low < high, got \(1, 1\)$"):
+        Kind(name="empty range", title="t", dims=(), inputs=(Operand("x", "x", (), 1.0, bounds=(1, 1)),),
+             compute=lambda x: Result(blocks=()))
 
 
 def test_every_default_lies_within_its_bounds_and_chaotic_inputs_are_bounded():
