@@ -41,21 +41,25 @@ def widget_html(kind_name, widget_id, overrides):
 
 def results_html(result, dims):
     """The output half of a widget (blocks by group, arithmetic, notes, gradient check, plots)."""
-    parts = ['<div class="lw-results" data-search-exclude>']
+    # Each part, not the container, is kept out of the search index: mkdocs-material's indexer ends an exclusion at
+    # the first closing tag of the excluded element's kind, and the container holds divs of its own.
+    hidden = "data-search-exclude"
+    parts = ['<div class="lw-results">']
     for group, title in GROUP_TITLES.items():
         blocks = [b for b in result["blocks"] if b["group"] == group]
         if blocks:
-            parts.append(f'<section class="lw-group" data-group="{group}"><h4>{title}</h4><div class="lw-row">')
+            parts.append(f'<section class="lw-group" data-group="{group}" {hidden}><h4>{title}</h4><div class="lw-row">')
             parts.extend(_output_figure(b, dims) for b in blocks)
             parts.append('</div></section>')
     if result["arithmetic"]:
-        parts.append(f'<p class="lw-arith">{escape(result["arithmetic"])}</p>')
-    parts.extend(f'<p class="lw-note">{escape(note)}</p>' for note in result["notes"])
+        parts.append(f'<p class="lw-arith" {hidden}>{escape(result["arithmetic"])}</p>')
+    parts.extend(f'<p class="lw-note" {hidden}>{escape(note)}</p>' for note in result["notes"])
     if result["gradcheck"]:
         ok = "true" if result["gradcheck"]["ok"] else "false"
-        parts.append(f'<p class="lw-gradcheck" data-ok="{ok}">{escape(result["gradcheck"]["text"])}</p>')
+        parts.append(f'<p class="lw-gradcheck" data-ok="{ok}" {hidden}>{escape(result["gradcheck"]["text"])}</p>')
     for plot in result["plots"]:
-        parts.append(f'<figure class="lw-plot"><figcaption>{escape(plot["title"])}</figcaption>{plot["svg"]}</figure>')
+        parts.append(f'<figure class="lw-plot" {hidden}><figcaption>{escape(plot["title"])}</figcaption>'
+                     f'{plot["svg"]}</figure>')
     parts.append('</div>')
     return "".join(parts)
 

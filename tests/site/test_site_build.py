@@ -101,3 +101,24 @@ def test_shapes_tables_give_the_batch_letter_the_training_default(built_site):
     assert f"<td><code>ids</code></td><td><code>(B, T)</code></td><td><code>({B}, {T})</code></td>" in html
     assert f"<td><code>(B, T, V)</code></td><td><code>({B}, {T}, {V})</code></td>" in html
     assert f"B = batch_size = {B} (training default)" in html
+
+
+def test_search_index_keeps_prose_and_titles_but_not_numbers_or_code(built_site):
+    import html as html_lib
+    import json
+
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    linear = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("layers/linear/"))
+    page = (built_site / "layers" / "linear" / "index.html").read_text()
+    # every excluded part of a widget: its arithmetic line, gradient check and (its first row of) output cells
+    hidden = [html_lib.unescape(text) for text in re.findall(r'<p class="lw-(?:arith|gradcheck)"[^>]*>([^<]+)</p>', page)]
+    assert len(hidden) >= 2
+    hidden += ["".join(re.findall(r"<td>([^<]*)</td>", section)[:3])
+               for section in re.findall(r'<section class="lw-group".*?</section>', page)]
+    leaked = [text for text in hidden if text in linear]
+    assert leaked == [], f"widget outputs in the search index: {leaked[:3]}"
+    assert "def linear_forward(" not in linear and "Tested by" not in linear  # code lines, call lists
+    # what stays: the widget's title, the function the listing shows, the code-and-math summary, the prose
+    assert "X @ W + b, and its backward" in linear and "linear.linear_forward" in linear
+    assert re.search(r"Code and math: \d+ places in \d+ files", linear)
+    assert "weighted sum" in linear  # from the opening paragraph of docs/layers/linear.md
