@@ -195,6 +195,7 @@
       this.bad = new Map(); // "X:r:c" -> message, for cells that are not numbers
       this.inFlight = false;
       this.dirty = false;
+      this.unsaved = false; // edits computed live but not yet written to the URL and localStorage
       this.error = "";
       this.startResults = el.querySelector(".lw-results").cloneNode(true);
       this.buildControls();
@@ -385,8 +386,8 @@
       this.setMessage("", "");
       this.dirty = true;
       if (engine.state === "ready") {
-        if (!this.inFlight) this.send(); // posts to the worker at once; saving below overlaps with Python
-        this.save();
+        this.unsaved = true; // saved once the result is shown: storage and history writes stay off the edit's path
+        if (!this.inFlight) this.send();
       } else {
         this.save();
         results.classList.add("lw-stale");
@@ -410,6 +411,7 @@
       this.inFlight = false;
       this.el.dispatchEvent(new CustomEvent("layerwise:rendered", { bubbles: true, detail: { ms: performance.now() - sentAt } }));
       if (this.dirty && engine.state === "ready") this.send();
+      else if (this.unsaved) this.save();
     }
 
     /* The deferred gradient check, if the values it checked are still the ones shown. */
@@ -619,6 +621,7 @@
     isAtStart() { return JSON.stringify(this.values) === JSON.stringify(this.start); }
 
     save() {
+      this.unsaved = false;
       try {
         if (this.isAtStart()) localStorage.removeItem(storageKey(this.id));
         else localStorage.setItem(storageKey(this.id), JSON.stringify(this.values));

@@ -206,3 +206,26 @@ def test_an_edit_highlights_exactly_the_output_cells_it_changed(live, watched):
     # the same value again changes nothing, so nothing stays marked
     page.evaluate(EDIT, [0, [["X", 1, 0, "1.0"]]])
     assert page.evaluate(CHANGED) == []
+
+
+def test_a_live_edit_reaches_the_link_and_local_storage_once_its_result_is_shown(live, watched):
+    page = watched.page
+    page.goto(live.url + "layers/linear/")
+    page.locator(".lw-widget").first.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    widget_id = page.evaluate("Layerwise.widgets()[0].id")
+    page.evaluate(EDIT, [0, [["W", 0, 1, "-3.25"], ["b", 0, 2, "4"]]])
+    saved = json.loads(page.evaluate(f"localStorage.getItem('layerwise:' + location.pathname + ':{widget_id}')"))
+    assert saved["W"][0][1] == -3.25 and saved["b"][2] == 4
+    fragment = page.evaluate("location.hash")
+    assert fragment.startswith(f"#lw-{widget_id}=")
+    page.goto("about:blank")
+    page.goto(live.url + "layers/linear/" + fragment)
+    restored = page.locator(f'.lw-widget[data-widget-id="{widget_id}"]')
+    assert restored.locator('.lw-cell[data-input="W"][data-row="0"][data-col="1"]').input_value() == "-3.25"
+    assert wait_for_engine(page)["state"] == "ready"
+    page.wait_for_function("Layerwise.widgets()[0].el.dataset.state === 'live' && Layerwise.widgets()[0].lastResult")
+    # Y = XW + b with X = [[1, 2], [0, 1]], W = [[1, -3.25, 2], [-1, 1, 0]], b = [0, 1, 4]: row 0 is
+    # [1 - 2, -3.25 + 2 + 1, 2 + 0 + 4] = [-1, -0.25, 6]
+    y = page.evaluate("Layerwise.widgets()[0].lastResult.blocks.find(b => b.name === 'Y').cells[0]")
+    assert y == ["-1.0000", "-0.2500", "6.0000"]
