@@ -7,9 +7,13 @@ to a bare page that only loads Pyodide + NumPy in a worker, measured in the same
 updated DOM p50/p95 over 200 edits (50 ms apart, as a fast reader); and time to a live widget and to its first result after instant navigation.
 Targets: ready <= 1.1x bare, edit p95 <= 16 ms, second page live < 200 ms. No request routing: Playwright's
 route() would disable the HTTP cache and turn warm runs cold.
+
+A diagnostic row loads the same page with mkdocs-material's JavaScript bundle removed (everything else equal), to
+show how much of the gap to the bare page is the theme's own main-thread work competing for the cores.
 """
 import argparse
 import os
+import re
 import socket
 import statistics
 import sys
@@ -23,6 +27,7 @@ from livewidgets.sitebuild import build_site  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+THEME_OFF = "without-theme-js"  # holds the page under test minus mkdocs-material's bundle, at the same depth
 EDITS = 200
 THINK_MS = 50  # between edits: nobody types 20 values a second, and the gradient check runs in this pause
 
@@ -74,6 +79,10 @@ class Bench:
                           "Layerwise.engine.state === 'ready' ? Layerwise.engine.readyAt : "
                           "(Layerwise.engine.state === 'failed' ? (() => { throw Layerwise.engine.reason })() : 0)")
 
+    def theme_off_ready(self, context):
+        return self._load(context, THEME_OFF + "/" + self.page_path.split("/", 1)[1] + f"#widget-{self.first_widget_id}",
+                          "Layerwise.engine.state === 'ready' ? Layerwise.engine.readyAt : 0")
+
     def bare_ready(self, context):
         return self._load(context, "bare/",
                           "window.bareError ? (() => { throw window.bareError })() : (window.bareReady || 0)")
@@ -101,6 +110,9 @@ def main():
         (root / "bare" / "worker.js").write_text(BARE_WORKER)
         server = start_server(root, port)
         html = (root / args.page / "index.html").read_text()
+        theme_off = root / THEME_OFF / args.page.split("/", 1)[1]
+        theme_off.mkdir(parents=True)
+        (theme_off / "index.html").write_text(re.sub(r'<script src="[^"]*/bundle\.[^"]*"></script>', "", html))
         first_widget_id = html.split('data-widget-id="', 1)[1].split('"', 1)[0]
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -113,10 +125,11 @@ def main():
 
 
 def report(browser, bench, args):
-    results = {"bare cold": [], "widgets cold": [], "bare warm": [], "widgets warm": []}
-    bytes_seen = {"bare": [], "widgets": []}
-    for _ in range(args.runs):  # alternate, so machine load hits both alike
-        for name, measure in (("bare", bench.bare_ready), ("widgets", bench.widget_ready)):
+    results = {"bare cold": [], "widgets cold": [], "bare warm": [], "widgets warm": [], "no theme JS cold": []}
+    bytes_seen = {"bare": [], "widgets": [], "no theme JS": []}
+    for _ in range(args.runs):  # alternate, so machine load hits all alike
+        for name, measure in (("bare", bench.bare_ready), ("widgets", bench.widget_ready),
+                              ("no theme JS", bench.theme_off_ready)):
             context = browser.new_context()
             seconds, size = measure(context)
             results[f"{name} cold"].append(seconds)
@@ -131,10 +144,12 @@ def report(browser, bench, args):
 
     print(f"Pyodide from {os.environ['PYODIDE_DIST']}, page {args.page}, {args.runs} runs each")
     for key, values in results.items():
-        print(f"  navigation -> ready, {key:13s} {spread(values)}")
+        print(f"  navigation -> ready, {key:16s} {spread(values)}")
     for temp in ("cold", "warm"):
         ratio = statistics.median(results[f"widgets {temp}"]) / statistics.median(results[f"bare {temp}"])
         print(f"  ready ratio widgets/bare ({temp}, medians): {ratio:.2f}x  (target <= 1.1x)")
+    ratio = statistics.median(results["no theme JS cold"]) / statistics.median(results["bare cold"])
+    print(f"  diagnostic: the same page without mkdocs-material's bundle / bare (cold, medians): {ratio:.2f}x")
     context = browser.new_context()
     steps = bench.timeline(context)
     context.close()
