@@ -44,6 +44,9 @@ def probe(site: Path) -> dict:
         page.wait_for_selector("#eq-linear-forward .katex-display", timeout=30000)
         report["linear_equations_rendered"] = page.locator(".lw-equation .katex").count()
         report["linear_katex_errors"] = page.locator(".katex-error").count()
+        report["katex_fonts_loaded"] = page.evaluate("""document.fonts.ready.then(() => [...document.fonts]
+            .filter(f => f.family.replace(/"/g, '').startsWith('KaTeX') && f.status === 'loaded')
+            .map(f => f.family.replace(/"/g, '')))""")
         page.evaluate("window.__same_document = true")  # survives only if the next page is swapped in, not loaded
         page.locator("nav a[href$='layernorm/']").first.click()
         page.wait_for_selector("#eq-layernorm-dx .katex-display", timeout=30000)

@@ -1,5 +1,5 @@
-"""KaTeX, vendored into the built site, renders the math on first load and again after instant navigation, and the
-pages request nothing from another origin. Drives Debian's Chromium (through katex_probe.py, in its own process)
+"""The math, typeset to KaTeX HTML at build time, shows with KaTeX's vendored fonts on first load and after instant
+navigation, and the pages request nothing from another origin. Drives Debian's Chromium (through katex_probe.py, in its own process)
 over the session's strict build."""
 import json
 import shutil
@@ -20,6 +20,7 @@ def test_math_renders_after_load_and_after_instant_navigation(built_site):
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout)
     assert report["linear_equations_rendered"] >= 4 and report["linear_katex_errors"] == 0
+    assert {"KaTeX_Main", "KaTeX_Math"} <= set(report["katex_fonts_loaded"]), report["katex_fonts_loaded"]
     assert report["instant"], "clicking a nav link reloaded the page: instant navigation is off"
     assert report["layernorm_equations_rendered"] >= 6 and report["layernorm_katex_errors"] == 0
     # the live engine's pinned Pyodide CDN is the widgets' business; nothing else may leave the origin
