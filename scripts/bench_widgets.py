@@ -74,14 +74,13 @@ class Bench:
         page.close()
         return steps
 
-    def widget_ready(self, context):
-        return self._load(context, self.page_path + f"#widget-{self.first_widget_id}",
+    def widget_ready(self, context, page_path=None):
+        return self._load(context, (page_path or self.page_path) + f"#widget-{self.first_widget_id}",
                           "Layerwise.engine.state === 'ready' ? Layerwise.engine.readyAt : "
                           "(Layerwise.engine.state === 'failed' ? (() => { throw Layerwise.engine.reason })() : 0)")
 
     def theme_off_ready(self, context):
-        return self._load(context, THEME_OFF + "/" + self.page_path.split("/", 1)[1] + f"#widget-{self.first_widget_id}",
-                          "Layerwise.engine.state === 'ready' ? Layerwise.engine.readyAt : 0")
+        return self.widget_ready(context, THEME_OFF + "/" + self.page_path.split("/", 1)[1])
 
     def bare_ready(self, context):
         return self._load(context, "bare/",

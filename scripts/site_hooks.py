@@ -1,7 +1,8 @@
 """mkdocs hooks of Layerwise's build: the cross-linker, generated source pages, math rendered by KaTeX, a link check.
 
-Registered in mkdocs.yml under `hooks:`. The work lives in `scripts/crosslink/`; this file only connects it to
-mkdocs' events; the math is rendered by `scripts/mathrender/`. Every problem is logged as a warning naming page, equation and symbol, so `--strict` fails.
+Registered in mkdocs.yml under `hooks:`. The work lives in `scripts/crosslink/` and `scripts/mathrender/`; this file
+only connects it to mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so
+`--strict` fails.
 """
 from __future__ import annotations
 

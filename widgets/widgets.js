@@ -470,9 +470,9 @@
         figure.querySelector(".lw-label").textContent = block.label;
         const rows = rowsOf(block.dims, block.cells);
         figure.querySelectorAll("tbody tr").forEach((tr, r) => tr.querySelectorAll("td").forEach((td, c) => {
-          const text = rows[r][c];
-          td.classList.toggle("lw-changed", td.textContent !== text);
-          if (td.textContent !== text) td.textContent = text;
+          const changed = td.textContent !== rows[r][c];
+          td.classList.toggle("lw-changed", changed);
+          if (changed) td.textContent = rows[r][c];
         }));
       });
       if (arith) arith.textContent = result.arithmetic;

@@ -44,7 +44,8 @@ def matching_python(minor, candidate=None):
     if candidate:
         return candidate if _python_minor(candidate) == minor else None
     pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
-    found = [shutil.which(f"python{minor}"), *sorted(map(str, pyenv_root.glob(f"versions/{minor}.*/bin/python{minor}")))]
+    pyenv_pythons = sorted(map(str, pyenv_root.glob(f"versions/{minor}.*/bin/python{minor}")))
+    found = [shutil.which(f"python{minor}"), *pyenv_pythons]
     return next((python for python in found if python and _python_minor(python) == minor), None)
 
 

@@ -1,8 +1,11 @@
 """The real site, built strictly once per session: every internal link and anchor resolves, nothing is loaded
-from another origin, KaTeX is vendored, every engine module has a source page.
+from another origin, the math is typeset at build time, every engine module has a source page, the search index
+leaves out numbers and code.
 
 The crawler here is written independently of scripts/crosslink/linkcheck.py, so a bug there cannot hide here.
 """
+import html as html_lib
+import json
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -104,9 +107,6 @@ def test_shapes_tables_give_the_batch_letter_the_training_default(built_site):
 
 
 def test_search_index_keeps_prose_and_titles_but_not_numbers_or_code(built_site):
-    import html as html_lib
-    import json
-
     index = json.loads((built_site / "search" / "search_index.json").read_text())
     linear = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("layers/linear/"))
     page = (built_site / "layers" / "linear" / "index.html").read_text()
