@@ -1,10 +1,9 @@
-"""mkdocs hook for the live widgets: pre-renders ```widget fences, ships the browser code, the engine wheel and
-(with ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
+"""mkdocs hook for the live widgets: pre-renders ```widget fences, ships the browser code, the engine wheel with the
+site's pyodide-lock.json, and (with ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
 
 Listed under ``hooks:`` in mkdocs.yml beside the cross-linker's hook; the work is done in ``scripts/livewidgets/``.
 """
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -15,13 +14,16 @@ from pymdownx.superfences import SuperFencesException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
 
-from livewidgets import pyodide_dist, wheel  # noqa: E402
+from livewidgets import engine_package, pyodide_dist  # noqa: E402
 
-ASSETS = "assets/layerwise"  # where widgets/ and the engine wheel land in the site
+ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "widgets.css")
-CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the engine wheel are, the readiness timeout
+CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
-WHEEL_CACHE = ROOT / ".cache" / "layerwise-wheels"
+PACKAGE_CACHE = ROOT / ".cache" / "layerwise-engine"
+# The self-hosted runtime seen from the engine's folder in the site (ASSETS/engine-<key>/): its lock file names
+# NumPy by this relative path, so the site works under any origin and path.
+SELF_HOSTED_FROM_ENGINE = "../" * (ASSETS.count("/") + 2) + pyodide_dist.SITE_FOLDER + "/"
 
 _build = {}  # state of the current build; reset in on_config because `mkdocs serve` reuses this module
 
@@ -45,13 +47,18 @@ def on_config(config):
         dist = pyodide_dist.self_hosted_dist(version)
     except pyodide_dist.PyodideDistError as error:
         raise PluginError(str(error)) from None
-    # Bytecode in the wheel only if this machine has Pyodide's Python (an optional speed-up of the worker's start):
-    # python3.13 on PATH, or the interpreter named by PYODIDE_PYTHON.
-    python = wheel.matching_python(pyodide_dist.python_minor(dist or ROOT / "node_modules" / "pyodide"),
-                                   os.environ.get("PYODIDE_PYTHON"))
-    wheel_path, tag = wheel.build_wheel(ROOT / "engine", WHEEL_CACHE, python)
+    # The lock file starts from the runtime's own: the self-hosted folder's, or the npm package's (the same release
+    # as the CDN's, whose NumPy entry it then points at by absolute URL).
+    runtime = dist or ROOT / "node_modules" / "pyodide"
+    if not (runtime / engine_package.LOCK).is_file():
+        raise PluginError(f"no {engine_package.LOCK} in {runtime}: run `npm ci` (scripts/dev.sh does it)")
+    runtime_url = SELF_HOSTED_FROM_ENGINE if dist else pyodide_dist.cdn_url(version)
+    try:
+        package, key = engine_package.build(ROOT, runtime / engine_package.LOCK, runtime_url, PACKAGE_CACHE)
+    except engine_package.PackagingError as error:
+        raise PluginError(str(error)) from None
     _build.clear()
-    _build.update(render=render, dist=dist, version=version, wheel_path=wheel_path, tag=tag, page=None, counts={})
+    _build.update(render=render, dist=dist, version=version, package=package, key=key, page=None, counts={})
 
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
     # (seconds to load) then starts before other scripts' page work, such as rendering the math.
@@ -109,13 +116,14 @@ def _fail(message):
 def on_files(files, config):
     for name in BROWSER_FILES:
         files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(ROOT / "widgets" / name)))
-    wheel_uri = f"{ASSETS}/engine-{_build['tag']}/{wheel.WHEEL_NAME}"
-    files.append(File.generated(config, wheel_uri, abs_src_path=str(_build["wheel_path"])))
+    engine_folder = f"engine-{_build['key']}"  # named by content: a changed engine is never served from a cache
+    for path in sorted(_build["package"].iterdir()):  # the compiled wheel and pyodide-lock.json
+        files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
     pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
     engine_config = {  # URLs relative to this file's folder
         "pyodideVersion": _build["version"],
         "pyodide": pyodide_url,
-        "wheel": f"engine-{_build['tag']}/{wheel.WHEEL_NAME}",
+        "lockFile": f"{engine_folder}/{engine_package.LOCK}",
         "readyTimeoutMs": READY_TIMEOUT_MS,
     }
     # A script, not JSON to fetch: the worker can start the moment a widget is seen, even while the page is busy.
@@ -134,7 +142,7 @@ def on_shutdown():
 
 def on_post_build(config):
     if _build["dist"]:
-        pyodide_dist.copy_dist(_build["dist"], config.site_dir)
+        pyodide_dist.copy_dist(_build["dist"], config.site_dir, engine_package.engine_entry(_build["package"])["depends"])
 
 
 def on_serve(server, config, builder):

@@ -58,7 +58,7 @@
     worker.postMessage({
       type: "start",
       pyodideURL: new URL(config.pyodide, ASSETS).href,
-      wheelURL: new URL(config.wheel, ASSETS).href,
+      lockFileURL: new URL(config.lockFile, ASSETS).href,
     });
   }
 

@@ -10,7 +10,7 @@ function step(stage) {
   self.postMessage({ type: "progress", stage });
 }
 
-async function start({ pyodideURL, wheelURL }) {
+async function start({ pyodideURL, lockFileURL }) {
   try {
     step("loading the Python runtime");
     try {
@@ -18,13 +18,15 @@ async function start({ pyodideURL, wheelURL }) {
     } catch (error) {
       throw new Error(`the Python runtime could not be fetched from ${pyodideURL} (${error.message})`);
     }
-    const pyodide = await self.loadPyodide({ indexURL: pyodideURL, stdout: () => {}, stderr: () => {} });
+    // The site's lock file lists the engine as the package "layerwise", depending on NumPy, and NumPy where the
+    // runtime is served from: one loadPackage by name fetches both at once.
+    const pyodide = await self.loadPyodide({ indexURL: pyodideURL, lockFileURL, stdout: () => {}, stderr: () => {} });
     step("loading NumPy and the engine");
-    const problems = []; // both in one call, so the two downloads overlap
-    await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
+    const problems = [];
+    await pyodide.loadPackage("layerwise", { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
     const why = `(${problems.join("; ") || "no reason given"})`;
     if (!("numpy" in pyodide.loadedPackages)) throw new Error(`NumPy from ${pyodideURL} could not be loaded ${why}`);
-    if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine wheel could not be loaded ${why}`);
+    if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine could not be loaded ${why}`);
     step("importing the engine");
     const examples = pyodide.pyimport("engine.examples");
     // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan

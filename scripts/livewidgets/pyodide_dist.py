@@ -9,10 +9,12 @@ import shutil
 from pathlib import Path
 
 SITE_FOLDER = "pyodide"  # inside the built site, never inside docs/
-# What loadPyodide fetches (seen in the browser's network log); package.json is read here, for the version only.
+# What loadPyodide fetches (seen in the browser's network log), and the folder's own lock file: the worker reads the
+# site's lock file instead (the engine's, see engine_package.py), but the copy stays a whole Pyodide distribution
+# that a page without the engine can load as it is (scripts/bench_widgets.py's bare page does). package.json is
+# read here, for the version only.
 RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json", "python_stdlib.zip")
 REQUIRED = ("package.json",) + RUNTIME
-WORKER_PACKAGES = ("numpy",)  # what widgets/worker.js loads besides the engine wheel
 
 
 class PyodideDistError(Exception):
@@ -43,16 +45,8 @@ def self_hosted_dist(version, environ=os.environ):
     return folder
 
 
-def python_minor(folder):
-    """Pyodide's Python as "3.13", from the folder's pyodide-lock.json; None when the folder has none."""
-    lock = Path(folder) / "pyodide-lock.json"
-    if not lock.is_file():
-        return None
-    return ".".join(json.loads(lock.read_text())["info"]["python"].split(".")[:2])
-
-
-def runtime_files(folder, packages=WORKER_PACKAGES):
-    """The files the worker's ``loadPyodide`` + ``loadPackage(packages)`` fetch from ``folder``, nothing more.
+def runtime_files(folder, packages):
+    """The files of ``folder`` that a worker needs to run ``packages`` (names in its lock file), nothing more.
 
     The core (RUNTIME) and each package's wheel with its dependencies, as ``pyodide-lock.json`` lists them. A folder
     without a package's wheel (the npm core has none) simply serves without it.
@@ -69,14 +63,15 @@ def runtime_files(folder, packages=WORKER_PACKAGES):
     return list(RUNTIME) + [w for w in wheels if (Path(folder) / w).is_file()]
 
 
-def copy_dist(folder, site_dir):
-    """Copy what the worker needs into ``site_dir/pyodide`` (hard links when possible: it is ~16 MB). Demo pages,
-    type stubs, source maps and READMEs stay out: some load scripts or styles from other origins."""
+def copy_dist(folder, site_dir, packages):
+    """Copy what a worker running ``packages`` needs into ``site_dir/pyodide`` (hard links when possible: it is
+    ~16 MB). Demo pages, type stubs, source maps and READMEs stay out: some load scripts or styles from other
+    origins."""
     target = Path(site_dir) / SITE_FOLDER
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    for name in runtime_files(folder):
+    for name in runtime_files(folder, packages):
         try:
             os.link(Path(folder) / name, target / name)
         except OSError:

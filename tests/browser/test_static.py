@@ -147,8 +147,10 @@ def test_the_built_site_fetches_nothing_from_another_origin(site):
     conditional polyfill URLs; the request tests above check that nothing is fetched at run time."""
     cdn = pyodide_dist.cdn_url(pyodide_dist.pinned_version(ROOT))
     cdn_template = cdn.split(pyodide_dist.pinned_version(ROOT))[0]  # pyodide.js builds it as v${version}/full/
+    engine_lock = next((site.root / "assets" / "layerwise").glob("engine-*/pyodide-lock.json"))
+    needed = json.loads(engine_lock.read_text())["packages"]["layerwise"]["depends"]
     assert sorted(p.name for p in (site.root / pyodide_dist.SITE_FOLDER).iterdir()) == sorted(
-        pyodide_dist.runtime_files(site.root / pyodide_dist.SITE_FOLDER)), "only what the worker fetches is copied"
+        pyodide_dist.runtime_files(site.root / pyodide_dist.SITE_FOLDER, needed)), "only what the worker needs is copied"
     problems = []
     for html in site.root.rglob("*.html"):
         parser = _Loads()
@@ -157,7 +159,8 @@ def test_the_built_site_fetches_nothing_from_another_origin(site):
     for css in site.root.rglob("*.css"):
         problems += [f"{css.relative_to(site.root)}: {u}" for u in css_urls(css.read_text(encoding="utf-8"))
                      if _other_origin(u, site.url)]
-    shipped = [*(site.root / "assets" / "layerwise").glob("*.js"), *(site.root / pyodide_dist.SITE_FOLDER).glob("*.js*")]
+    shipped = [*(site.root / "assets" / "layerwise").glob("*.js"), engine_lock,
+               *(site.root / pyodide_dist.SITE_FOLDER).glob("*.js*")]
     assert shipped
     for path in shipped:
         for url in re.findall(r"https?://[^\s\"'`)]+", path.read_text(encoding="utf-8")):

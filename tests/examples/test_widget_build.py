@@ -1,10 +1,8 @@
-"""The build side of the widgets: the ```widget fence, the engine wheel and the Pyodide folder check."""
-import base64
-import hashlib
+"""The build side of the widgets: the ```widget fence and the Pyodide folder check (the engine package is tested in
+tests/site/test_engine_package.py)."""
 import json
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
 
 import markdown
@@ -15,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import widgets_hook  # noqa: E402
-from livewidgets import pyodide_dist, render, wheel  # noqa: E402
+from livewidgets import pyodide_dist, render  # noqa: E402
 
 
 def page_html(text):
@@ -54,32 +52,6 @@ def test_a_bad_fence_stops_the_build_naming_page_and_widget(fence, message):
     assert message in str(caught.value)
 
 
-def test_the_engine_wheel_is_cached_by_content_and_valid(tmp_path):
-    package = tmp_path / "engine"
-    (package / "examples").mkdir(parents=True)
-    (package / "__init__.py").write_text("A = 1\n")
-    (package / "examples" / "__init__.py").write_text("")
-    (package / "__pycache__").mkdir()
-    (package / "__pycache__" / "x.pyc").write_bytes(b"stale")
-    first, tag = wheel.build_wheel(package, tmp_path / "cache")
-    again, same_tag = wheel.build_wheel(package, tmp_path / "cache")
-    assert (again, same_tag) == (first, tag) and first.name == "layerwise-0.1.0-py3-none-any.whl"
-    with zipfile.ZipFile(first) as archive:
-        names = archive.namelist()
-        assert "engine/__init__.py" in names and "engine/examples/__init__.py" in names
-        assert not any("__pycache__" in n for n in names)
-        record = archive.read("layerwise-0.1.0.dist-info/RECORD").decode().splitlines()
-        for line in record:
-            name, digest, size = line.rsplit(",", 2)
-            if digest:  # every file but RECORD itself carries its sha256 and size
-                data = archive.read(name)
-                expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-                assert digest == f"sha256={expected}" and int(size) == len(data)
-    (package / "__init__.py").write_text("A = 2\n")
-    changed, new_tag = wheel.build_wheel(package, tmp_path / "cache")
-    assert new_tag != tag and changed != first
-
-
 def test_a_pyodide_folder_must_be_complete_and_the_pinned_version(tmp_path):
     version = pyodide_dist.pinned_version(ROOT)
     assert version == json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
@@ -94,28 +66,6 @@ def test_a_pyodide_folder_must_be_complete_and_the_pinned_version(tmp_path):
     (tmp_path / "package.json").write_text(json.dumps({"version": version}))
     assert pyodide_dist.self_hosted_dist(version, environ={"PYODIDE_DIST": str(tmp_path)}) == tmp_path
     assert pyodide_dist.cdn_url(version) == f"https://cdn.jsdelivr.net/pyodide/v{version}/full/"
-
-
-def test_with_a_matching_interpreter_the_wheel_carries_bytecode_that_is_used(tmp_path):
-    # This interpreter stands in for Pyodide's: the mechanism is the same for python3.13 and cpython-313 files.
-    minor = "%d.%d" % sys.version_info[:2]
-    python = wheel.matching_python(minor, sys.executable)
-    assert python == sys.executable and wheel.matching_python("2.7", sys.executable) is None
-    package = tmp_path / "engine"
-    package.mkdir()
-    (package / "__init__.py").write_text("ANSWER = 42\n")
-    built, tag = wheel.build_wheel(package, tmp_path / "cache", python)
-    assert tag.endswith("-pyc")
-    unpacked = tmp_path / "site-packages"
-    with zipfile.ZipFile(built) as archive:
-        archive.extractall(unpacked)
-    tag_name = sys.implementation.cache_tag
-    assert (unpacked / "engine" / "__pycache__" / f"__init__.{tag_name}.pyc").is_file()
-    # Unchecked-hash bytecode is used without looking at the source: a changed source goes unnoticed.
-    (unpacked / "engine" / "__init__.py").write_text("raise SystemExit('the source was compiled again')\n")
-    shown = subprocess.run([sys.executable, "-c", "import engine; print(engine.ANSWER)"], cwd=unpacked,
-                           capture_output=True, text=True)
-    assert shown.stdout.strip() == "42", shown.stderr
 
 
 def test_after_a_build_the_process_runs_kinds_with_its_own_engine():
