@@ -1,69 +1,102 @@
-"""The same engine inside Pyodide (Python 3.13, WebAssembly NumPy), driven by Node: the whole model's gradients
-still agree with finite differences, and the package imports cleanly there."""
+"""The engine's own tests, run inside Pyodide (Python 3.13, WebAssembly NumPy) under Node: the same modules that pass
+in CPython pass there, against the engine wheel the site ships, loaded by name through a pyodide-lock.json."""
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from livewidgets import engine_package  # noqa: E402
+
 PYODIDE_DIST = os.environ.get("PYODIDE_DIST")
 NODE = shutil.which("node")
+CACHE = ROOT / ".cache"
+# Test modules that cannot run inside Pyodide, and why; every other tests/engine module runs there.
+NOT_IN_PYODIDE = {
+    "test_pyodide.py": "drives Node and Pyodide from CPython",
+    "test_package.py": "reads the engine's .py sources, which the compiled wheel replaces by bytecode",
+}
 
 pytestmark = [
     pytest.mark.live,
-    pytest.mark.skipif(not PYODIDE_DIST, reason="PYODIDE_DIST is not set: the engine was not run inside Pyodide"),
-    pytest.mark.skipif(NODE is None, reason="node is not installed: the engine was not run inside Pyodide"),
+    pytest.mark.skipif(not PYODIDE_DIST, reason="PYODIDE_DIST is not set: the engine's tests were not run inside "
+                                                "Pyodide (see ../shared/README.md for a Pyodide folder with NumPy)"),
+    pytest.mark.skipif(NODE is None, reason="node is not installed: the engine's tests were not run inside Pyodide"),
 ]
-
-PYTHON_CHECK = """
-import json, sys
-import numpy as np
-import engine
-from engine import model
-from engine.config import GPTConfig
-from engine.gradcheck import check_gradients
-config = GPTConfig(vocab_size=5, seq_len=4, emb_dim=4, num_heads=2, ff_dim=6, num_layers=1, norm="rmsnorm")
-rng = np.random.default_rng(0)
-params = {k: v + 0.3 * rng.standard_normal(v.shape) for k, v in model.init_params(config).items()}
-ids, targets = np.array([[1, 2, 3, 4]]), np.array([[2, 3, 4, 0]])
-loss, grads = model.loss_and_grads(params, ids, targets, config)
-grads.pop("b0.bk")  # exactly zero; checked in absolute terms by the CPython tests
-errors = check_gradients(lambda: model.evaluate_loss(params, ids, targets, config), params, grads)
-json.dumps({"python": sys.version.split()[0], "loss": loss, "worst": max(errors.values())})
-"""
 
 NODE_SCRIPT = """
 import { loadPyodide } from %(module)s;
 import fs from "node:fs";
-import path from "node:path";
-const py = await loadPyodide({ indexURL: %(dist)s });
-await py.loadPackage("numpy", { messageCallback: () => {} });
-function copy(dir, dest) {
-  py.FS.mkdirTree(dest);
-  for (const name of fs.readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (fs.statSync(full).isDirectory()) { if (name !== "__pycache__") copy(full, dest + "/" + name); }
-    else py.FS.writeFile(dest + "/" + name, fs.readFileSync(full));
-  }
-}
-copy(%(engine)s, "/home/pyodide/engine");
-console.log(py.runPython(%(code)s));
+const [dist, lock, project, tests] = %(paths)s;
+const py = await loadPyodide({ indexURL: dist, lockFileURL: lock });
+// By name: the lock file says where the engine wheel is and that it needs NumPy.
+await py.loadPackage("layerwise", { messageCallback: () => {} });
+await py.loadPackage(%(test_wheels)s, { messageCallback: () => {} });
+// The project's pytest settings and the test modules; not engine/, which must come from the wheel.
+py.FS.mkdirTree(project + "/tests/engine");
+py.FS.writeFile(project + "/pyproject.toml", fs.readFileSync(%(pyproject)s));
+for (const [name, file] of tests) py.FS.writeFile(project + "/tests/engine/" + name, fs.readFileSync(file));
+await py.runPythonAsync(`
+import json, os, sys, numpy, pytest, engine
+os.chdir(${JSON.stringify(project)})
+sys.dont_write_bytecode = True
+exit_code = int(pytest.main(["-p", "no:cacheprovider", "tests/engine"]))
+print(json.dumps({"exit": exit_code, "python": sys.version.split()[0], "numpy": numpy.__version__,
+                  "engine": engine.__file__}))
+`);
 """
 
 
-def test_full_model_gradients_inside_pyodide(tmp_path):
-    script = tmp_path / "check.mjs"
+def pytest_wheels():
+    """pytest (this environment's version) and its pure-Python dependencies as wheels for Pyodide's Python,
+    downloaded by pip once and kept in .cache/."""
+    folder = CACHE / "pyodide-test-wheels" / f"pytest-{pytest.__version__}"
+    if not any(folder.glob("pytest-*.whl")):
+        partial = folder.with_suffix(".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", f"pytest=={pytest.__version__}",
+                        "--only-binary=:all:", "--python-version", "3.13", "--implementation", "py", "--abi", "none",
+                        "--platform", "any", "--dest", str(partial)], check=True, capture_output=True, timeout=600)
+        shutil.rmtree(folder, ignore_errors=True)
+        partial.rename(folder)
+    return sorted(str(p) for p in folder.glob("*.whl"))
+
+
+def cpython_count(modules):
+    """How many tests CPython collects from ``modules``."""
+    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                             *map(str, modules)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return int(re.search(r"^(\d+) tests? collected", listed.stdout, re.M).group(1))
+
+
+def test_the_engine_tests_pass_inside_pyodide(tmp_path):
+    dist = Path(PYODIDE_DIST).resolve()
+    # The runtime's packages (NumPy) by absolute path, the engine wheel beside the lock file.
+    package, _ = engine_package.build(ROOT, dist / engine_package.LOCK, f"{dist}/", CACHE / "layerwise-engine")
+    modules = sorted(p for p in (ROOT / "tests" / "engine").glob("test_*.py") if p.name not in NOT_IN_PYODIDE)
+    script = tmp_path / "run.mjs"
     script.write_text(NODE_SCRIPT % {
         "module": json.dumps(str(ROOT / "node_modules" / "pyodide" / "pyodide.mjs")),
-        "dist": json.dumps(str(Path(PYODIDE_DIST).resolve()) + "/"),
-        "engine": json.dumps(str(ROOT / "engine")),
-        "code": json.dumps(PYTHON_CHECK),
+        "paths": json.dumps([f"{dist}/", str(package / engine_package.LOCK), "/home/pyodide/layerwise",
+                             [[p.name, str(p)] for p in modules]]),
+        "test_wheels": json.dumps(pytest_wheels()),
+        "pyproject": json.dumps(str(ROOT / "pyproject.toml")),
     })
-    result = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
-    assert report["python"].startswith("3.13")
-    assert report["worst"] < 1e-6
+    run = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=1200)
+    output = run.stdout.strip().splitlines()
+    assert run.returncode == 0 and output, run.stderr[-4000:]
+    report = json.loads(output[-1])
+    summary = output[-2]
+    assert report["exit"] == 0, "\n".join(output[-60:])
+    assert report["python"].startswith("3.13") and report["numpy"] == "2.2.5"
+    assert report["engine"].endswith("site-packages/engine/__init__.pyc"), "the engine came from its compiled wheel"
+    counts = dict((word, int(n)) for n, word in re.findall(r"(\d+) (\w+)", summary))
+    assert counts.get("passed") == cpython_count(modules), summary
+    assert set(counts) == {"passed"}, f"nothing may fail, error or be skipped inside Pyodide: {summary}"
