@@ -54,15 +54,15 @@ print(json.dumps({"exit": exit_code, "python": sys.version.split()[0], "numpy": 
 """
 
 
-def pytest_wheels():
-    """pytest (this environment's version) and its pure-Python dependencies as wheels for Pyodide's Python,
+def pytest_wheels(python):
+    """pytest (this environment's version) and its pure-Python dependencies as wheels for Python ``python`` ("3.13"),
     downloaded by pip once and kept in .cache/."""
-    folder = CACHE / "pyodide-test-wheels" / f"pytest-{pytest.__version__}"
+    folder = CACHE / "pyodide-test-wheels" / f"pytest-{pytest.__version__}-py{python}"
     if not any(folder.glob("pytest-*.whl")):
         partial = folder.with_suffix(".partial")
         shutil.rmtree(partial, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", f"pytest=={pytest.__version__}",
-                        "--only-binary=:all:", "--python-version", "3.13", "--implementation", "py", "--abi", "none",
+                        "--only-binary=:all:", "--python-version", python, "--implementation", "py", "--abi", "none",
                         "--platform", "any", "--dest", str(partial)], check=True, capture_output=True, timeout=600)
         shutil.rmtree(folder, ignore_errors=True)
         partial.rename(folder)
@@ -86,7 +86,7 @@ def test_the_engine_tests_pass_inside_pyodide(tmp_path):
         "module": json.dumps(str(ROOT / "node_modules" / "pyodide" / "pyodide.mjs")),
         "paths": json.dumps([f"{dist}/", str(package / engine_package.LOCK), "/home/pyodide/layerwise",
                              [[p.name, str(p)] for p in modules]]),
-        "test_wheels": json.dumps(pytest_wheels()),
+        "test_wheels": json.dumps(pytest_wheels(engine_package.lock_python(dist / engine_package.LOCK))),
         "pyproject": json.dumps(str(ROOT / "pyproject.toml")),
     })
     run = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=1200)
