@@ -66,7 +66,8 @@ class Load:
             "long tasks": [d for start, d in page.evaluate("window.__benchLongTasks || []") if start < ready_ms],
             "bytes": sum(wire_bytes(r) for r in self.requests),
             "wasm bytes": sum(wire_bytes(r) for r in self.requests if r.url.endswith(WASM)),
-            "wasm fetches": sum(r.url.endswith(WASM) for r in self.requests),
+            "wasm requests": sum(r.url.endswith(WASM) for r in self.requests),
+            "wasm downloads": sum(r.url.endswith(WASM) and wire_bytes(r) > 100_000 for r in self.requests),
             "wasm requested": self._requested_ms(WASM),
             "timeline": page.evaluate("window.Layerwise && Layerwise.engine ? Layerwise.engine.timeline : null"),
         }

@@ -1,6 +1,6 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
-numbers stay), minus the engine preload hints; and a bare page whose worker only loads Pyodide + NumPy."""
+numbers stay), minus the engine preload hints, with those hints as low-priority prefetches; and a bare page whose worker only loads Pyodide + NumPy."""
 import re
 from pathlib import Path
 
@@ -17,11 +17,14 @@ ENGINE_HINTS = re.compile(r'<link rel="(?:preload|prefetch|modulepreload)"[^>]*d
 WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'
                            r'|<link rel="stylesheet" href="[^"]*assets/layerwise/widgets\.css">')
 
-# name -> what it removes from the page's HTML
-STRIPPED = {
-    "without-theme-js": (THEME_BUNDLE,),
-    "without-hints": (ENGINE_HINTS,),
-    "without-widgets": (WIDGET_ASSETS, ENGINE_HINTS),
+PRELOAD = re.compile(r'<link rel="preload"([^>]*data-lw-engine)')
+
+# name -> [(pattern, replacement)] applied to the page's HTML
+EDITS = {
+    "without-theme-js": [(THEME_BUNDLE, "")],
+    "without-hints": [(ENGINE_HINTS, "")],
+    "prefetch-hints": [(PRELOAD, r'<link rel="prefetch"\1')],
+    "without-widgets": [(WIDGET_ASSETS, ""), (ENGINE_HINTS, "")],
 }
 
 
@@ -34,15 +37,15 @@ def add_bare_page(root):
 
 
 def add_variant(root, page_path, name):
-    """Write the page at ``page_path`` minus what ``name`` strips; return the variant's site path, or None when the
-    page has nothing to strip (e.g. no hints)."""
+    """Write the page at ``page_path`` changed as ``name`` says; return the variant's site path, or None when that
+    changes nothing (e.g. the page has no hints)."""
     html = (Path(root) / page_path / "index.html").read_text(encoding="utf-8")
-    stripped = html
-    for pattern in STRIPPED[name]:
-        stripped = pattern.sub("", stripped)
-    if stripped == html:
+    changed = html
+    for pattern, replacement in EDITS[name]:
+        changed = pattern.sub(replacement, changed)
+    if changed == html:
         return None
     path = name + "/" + page_path.split("/", 1)[1]  # replaces the first folder: same depth, same relative URLs
     (Path(root) / path).mkdir(parents=True, exist_ok=True)
-    (Path(root) / path / "index.html").write_text(stripped, encoding="utf-8")
+    (Path(root) / path / "index.html").write_text(changed, encoding="utf-8")
     return path
