@@ -28,16 +28,14 @@ PHASES = {
 PHASE_OF = {name: phase for phase, names in PHASES.items() for name in names}
 
 
-def record(context, url, ready_js, timeout_ms):
-    """Load ``url`` in ``context``'s page with tracing on, until ``ready_js`` is truthy; return the trace events."""
-    page = context.pages[0] if context.pages else context.new_page()
-    session = context.new_cdp_session(page)
+def record(page, action):
+    """Run ``action()`` (a load, some edits) with tracing on; return the trace events."""
+    session = page.context.new_cdp_session(page)
     events, done = [], []
     session.on("Tracing.dataCollected", lambda message: events.extend(message["value"]))
     session.on("Tracing.tracingComplete", lambda message: done.append(True))
     session.send("Tracing.start", {"traceConfig": {"includedCategories": CATEGORIES}, "transferMode": "ReportEvents"})
-    page.goto(url)
-    page.wait_for_function(ready_js, timeout=timeout_ms)
+    action()
     session.send("Tracing.end")
     while not done:
         page.wait_for_timeout(100)
@@ -50,15 +48,21 @@ def _url_of(event):
 
 
 def _page_thread(events, page_url):
-    """(pid, tid) of the renderer main thread that parsed ``page_url``, and the ts of its navigation start."""
+    """(pid, tid) of the renderer main thread showing ``page_url``, and the ts its work is counted from: the
+    navigation start when the trace holds the page's load, else the trace's first event."""
     parses = [e for e in events if e.get("name") == "ParseHTML"
               and page_url in ((e.get("args") or {}).get("beginData") or {}).get("url", "")]
-    if not parses:
-        raise ValueError(f"the trace has no ParseHTML of {page_url}")
-    pid, tid = parses[0]["pid"], parses[0]["tid"]
-    starts = [e["ts"] for e in events if e.get("name") == "navigationStart" and e["pid"] == pid
-              and e["ts"] <= parses[0]["ts"]]
-    return pid, tid, (max(starts) if starts else parses[0]["ts"])
+    if parses:
+        pid, tid = parses[0]["pid"], parses[0]["tid"]
+        starts = [e["ts"] for e in events if e.get("name") == "navigationStart" and e["pid"] == pid
+                  and e["ts"] <= parses[0]["ts"]]
+        return pid, tid, (max(starts) if starts else parses[0]["ts"])
+    origin = "/".join(page_url.split("/")[:3]) + "/"
+    calls = [e for e in events if e.get("name") in ("FunctionCall", "EvaluateScript") and _url_of(e).startswith(origin)
+             and e.get("args", {}).get("data", {}).get("frame")]  # the page's frame, not one of its workers
+    if not calls:
+        raise ValueError(f"the trace shows no script of {origin} running in a page")
+    return calls[0]["pid"], calls[0]["tid"], min(e["ts"] for e in events if e.get("ts"))
 
 
 def _complete_events(events, pid, tid):
