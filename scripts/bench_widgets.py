@@ -6,8 +6,7 @@ Every row is min/median/max over interleaved rounds in shuffled order (machine l
 every ratio compares medians from the same run. Cold = a fresh on-disk profile; warm = a reload in that profile
 (the bench asserts that the warm reload transferred no pyodide.asm.wasm bytes). Rows, with the targets of issue 12:
 - navigation -> engine ready, cold and warm, as a ratio to a bare page whose worker only loads Pyodide + NumPy
-  (<= 1.10x); A/B arms of the page without its engine preload hints and with them as rel=prefetch (when the page
-  has hints), and the page without mkdocs-material's bundle (diagnostic: the theme's share of the gap);
+  (<= 1.10x), and the page without mkdocs-material's bundle (diagnostic: the theme's share of the gap);
 - main-thread long tasks from navigation to engine ready, cold (sum <= 300 ms, none over 150 ms);
 - first contentful paint, cold, against the same page without the widgets' scripts and CSS (<= 1.15x);
 - edit -> updated DOM over edits typed key by key on the LayerNorm and Attention widgets (p50 <= 5, p95 <= 8 ms);
@@ -32,8 +31,7 @@ from livewidgets.sitebuild import build_site  # noqa: E402
 FULL = {"edits": 200, "navigations": 20}
 QUICK = {"runs": 1, "edits": 15, "navigations": 4}
 EDITED_KINDS = ("layernorm", "attention")
-HINTS = {"widgets": "preload, as built", "prefetch-hints": "the same as rel=prefetch"}
-COLD_ROWS = ("widgets cold", "prefetch-hints cold", "without-hints cold", "bare cold")
+COLD_ROWS = ("widgets cold", "bare cold")
 
 
 def spread(values, unit="s", scale=1.0):
@@ -68,8 +66,8 @@ class Rounds:
             load = loads.Load(context, ready_js)
             cold = load.run(self.url + path)
             if cold["wasm downloads"] > 1:
-                sys.exit(f"{name}: a cold load downloaded {loads.WASM} {cold['wasm downloads']} times: a preload hint "
-                         "does not match the worker's request (as / crossorigin)")
+                sys.exit(f"{name}: a cold load downloaded {loads.WASM} {cold['wasm downloads']} times (an early "
+                         "fetch of it that the worker's request could not reuse?)")
             self.add(f"{name} cold", cold)
             if warm:
                 result = load.run()
@@ -102,10 +100,6 @@ def report_loads(rounds, page_path):
     for temp in ("cold", "warm"):
         ratio = rounds.median(f"widgets {temp}", "ready") / rounds.median(f"bare {temp}", "ready")
         print(f"  ratio widgets/bare, {temp}: {ratio:.2f}x  (target <= 1.10x)")
-        for arm in ("widgets", "prefetch-hints"):
-            if f"without-hints {temp}" in rounds.samples:
-                ab = rounds.median(f"{arm} {temp}", "ready") / rounds.median(f"without-hints {temp}", "ready")
-                print(f"  A/B {arm} (hints: {HINTS[arm]}) / without hints, {temp}: {ab:.2f}x")
     if "without-theme-js cold" in rounds.samples:
         ratio = rounds.median("without-theme-js cold", "ready") / rounds.median("bare cold", "ready")
         print(f"  diagnostic: page without mkdocs-material's bundle / bare, cold: {ratio:.2f}x")
@@ -134,7 +128,7 @@ def report_loads(rounds, page_path):
     print("  one cold start, ms after navigation start: " + ", ".join(f"{stage} {ms:.0f}" for stage, ms in steps))
 
     print("first contentful paint, cold:")
-    for key in ("widgets cold", "prefetch-hints cold", "without-hints cold", "without-widgets cold"):
+    for key in ("widgets cold", "without-widgets cold"):
         if key in rounds.samples:
             print(f"  {key:28s} {spread(rounds.values(key, 'fcp'), 'ms', 1000)}")
     ratio = rounds.median("widgets cold", "fcp") / rounds.median("without-widgets cold", "fcp")
@@ -225,10 +219,6 @@ def main():
                 ("widgets", args.page + anchor, loads.WIDGETS_READY, True),
                 ("without-widgets", variants.add_variant(root, args.page, "without-widgets") + anchor,
                  loads.FIRST_PAINT, False)]
-        for name in ("without-hints", "prefetch-hints"):
-            path = variants.add_variant(root, args.page, name)
-            if path:
-                jobs.append((name, path + anchor, loads.WIDGETS_READY, True))
         if not args.quick:
             jobs.append(("without-theme-js", variants.add_variant(root, args.page, "without-theme-js") + anchor,
                          loads.WIDGETS_READY, False))

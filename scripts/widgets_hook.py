@@ -10,13 +10,12 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-from mkdocs.utils import get_relative_url
 from pymdownx.superfences import SuperFencesException
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
 
-from livewidgets import hints, pyodide_dist, wheel  # noqa: E402
+from livewidgets import pyodide_dist, wheel  # noqa: E402
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine wheel land in the site
 BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "widgets.css")
@@ -125,21 +124,6 @@ def on_files(files, config):
     return files
 
 
-def on_post_page(output, page, config):
-    """Pages with a widget fetch the engine's files from the start (hints.py); the self-hosted runtime only: the
-    site's link check allows no <link> to another origin."""
-    if not _build["dist"] or 'class="lw-widget"' not in output:
-        return output
-    def url(path):
-        return get_relative_url(path, page.url)
-
-    runtime = url(f"{pyodide_dist.SITE_FOLDER}/pyodide.js")[: -len("pyodide.js")]
-    numpy_wheels = [runtime + name for name in pyodide_dist.runtime_files(_build["dist"])
-                    if name not in pyodide_dist.RUNTIME]
-    engine_wheel = url(f"{ASSETS}/engine-{_build['tag']}/{wheel.WHEEL_NAME}")
-    return hints.add_to_head(output, hints.engine_hints(runtime, numpy_wheels + [engine_wheel]))
-
-
 def on_shutdown():
     """Give a process that builds in-process (tests, benchmarks) its own engine modules back: its functions import
     kinds lazily, and a kind imported into the build's fresh package would not be one of its kinds."""
@@ -148,12 +132,9 @@ def on_shutdown():
     _before_build.clear()
 
 
-def on_env(env, config, files):
-    # After mkdocs cleans the site folder and before the pages are written: the site's link check (post_build)
-    # then finds the runtime files the pages' preload hints name.
+def on_post_build(config):
     if _build["dist"]:
         pyodide_dist.copy_dist(_build["dist"], config.site_dir)
-    return env
 
 
 def on_serve(server, config, builder):

@@ -1,6 +1,6 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
-numbers stay), minus the engine preload hints, with those hints as low-priority prefetches; and a bare page whose worker only loads Pyodide + NumPy."""
+numbers stay); and a bare page whose worker only loads Pyodide + NumPy."""
 import re
 from pathlib import Path
 
@@ -13,18 +13,13 @@ loadPyodide({indexURL: "../pyodide/"}).then(async (py) => { await py.loadPackage
   py.runPython("import numpy"); postMessage({}); }).catch((e) => postMessage({error: String(e)}));"""
 
 THEME_BUNDLE = re.compile(r'<script src="[^"]*/bundle\.[^"]*"></script>')
-ENGINE_HINTS = re.compile(r'<link rel="(?:preload|prefetch|modulepreload)"[^>]*data-lw-engine[^>]*>\n?')
-WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'
-                           r'|<link rel="stylesheet" href="[^"]*assets/layerwise/widgets\.css">')
-
-PRELOAD = re.compile(r'<link rel="preload"([^>]*data-lw-engine)')
+WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'  # classic or module
+                           r'|<link[^>]*href="[^"]*assets/layerwise/[^"]*"[^>]*>')  # widgets.css, module preloads
 
 # name -> [(pattern, replacement)] applied to the page's HTML
 EDITS = {
     "without-theme-js": [(THEME_BUNDLE, "")],
-    "without-hints": [(ENGINE_HINTS, "")],
-    "prefetch-hints": [(PRELOAD, r'<link rel="prefetch"\1')],
-    "without-widgets": [(WIDGET_ASSETS, ""), (ENGINE_HINTS, "")],
+    "without-widgets": [(WIDGET_ASSETS, "")],
 }
 
 
@@ -37,14 +32,14 @@ def add_bare_page(root):
 
 
 def add_variant(root, page_path, name):
-    """Write the page at ``page_path`` changed as ``name`` says; return the variant's site path, or None when that
-    changes nothing (e.g. the page has no hints)."""
+    """Write the page at ``page_path`` changed as ``name`` says; return the variant's site path. A variant that
+    changes nothing would measure nothing: that stops the benchmark."""
     html = (Path(root) / page_path / "index.html").read_text(encoding="utf-8")
     changed = html
     for pattern, replacement in EDITS[name]:
         changed = pattern.sub(replacement, changed)
     if changed == html:
-        return None
+        raise ValueError(f"variant {name!r} of {page_path} changes nothing: the page's markup no longer matches it")
     path = name + "/" + page_path.split("/", 1)[1]  # replaces the first folder: same depth, same relative URLs
     (Path(root) / path).mkdir(parents=True, exist_ok=True)
     (Path(root) / path / "index.html").write_text(changed, encoding="utf-8")
