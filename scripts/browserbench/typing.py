@@ -8,13 +8,15 @@ import time
 KEY_PAUSE_S = (0.06, 0.16)  # between keystrokes: a quick typist
 THINK_S = (0.15, 0.4)  # between edits; the deferred gradient check runs here
 
-# Installed on the page once: the last input event's time and every render's [sent, shown, next frame] times.
+# Installed on the page once: the last input event's time and every render's [sent, shown, next frame] times, with
+# the ms its result spent in Python (the worker reports it; null when the page does not expose it).
 RECORDER = """() => {
   window.__benchEdits = {lastInput: 0, renders: []};
   document.addEventListener('input', (e) => { window.__benchEdits.lastInput = e.timeStamp; }, true);
   document.addEventListener('layerwise:rendered', (e) => {
     const shown = performance.now();
-    const render = [shown - e.detail.ms, shown, null];
+    const python = window.Layerwise && Layerwise.engine ? Layerwise.engine.pythonMs : null;
+    const render = [shown - e.detail.ms, shown, null, python === undefined ? null : python];
     window.__benchEdits.renders.push(render);
     requestAnimationFrame(() => setTimeout(() => { render[2] = performance.now(); }));
   });
@@ -36,7 +38,8 @@ def new_value(rng, old):
 
 
 def type_edits(page, widget_selector, count, seed=0):
-    """Type ``count`` edits into the first input matrix of the widget; return [(to DOM ms, to next frame ms)]."""
+    """Type ``count`` edits into the first input matrix of the widget; return [(to DOM, to next frame, in Python)]
+    in ms (in Python: None when the page does not say)."""
     rng = random.Random(seed)
     page.evaluate(RECORDER)
     cells = page.locator(f"{widget_selector} .lw-input").first.locator(".lw-cell")
@@ -50,8 +53,8 @@ def type_edits(page, widget_selector, count, seed=0):
             page.keyboard.type(key)
         last_input = page.evaluate("window.__benchEdits.lastInput")
         handle = page.wait_for_function(ANSWERED, arg=last_input, timeout=30_000)
-        sent, shown, frame = handle.json_value()
-        latencies.append((shown - last_input, frame - last_input))
+        sent, shown, frame, python = handle.json_value()
+        latencies.append((shown - last_input, frame - last_input, python))
         page.evaluate("window.__benchEdits.renders.length = 0")
         time.sleep(rng.uniform(*THINK_S))
     return latencies
