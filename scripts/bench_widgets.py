@@ -201,7 +201,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="interleaved rounds of cold + warm loads")
     parser.add_argument("--page", default="layers/layernorm/", help="a page with a widget (site-relative)")
-    parser.add_argument("--second-page", default="layers/attention/", help="a widget page reached by instant navigation")
+    parser.add_argument("--second-page", default="layers/attention/",
+                        help="a widget page reached by instant navigation")
     parser.add_argument("--quick", action="store_true", help=f"a smoke run: {QUICK}")
     args = parser.parse_args()
     dist = os.environ.get("PYODIDE_DIST")

@@ -23,8 +23,9 @@ LONG_TASK_RECORDER = """if (typeof window !== 'undefined') {
   }).observe({type: 'longtask', buffered: true});
 }"""
 
-WIDGETS_READY = ("window.Layerwise && Layerwise.engine && (Layerwise.engine.state === 'ready' ? Layerwise.engine.readyAt"
-                 " : (Layerwise.engine.state === 'failed' ? (() => { throw new Error(Layerwise.engine.reason) })() : 0))")
+WIDGETS_READY = ("window.Layerwise && Layerwise.engine && (Layerwise.engine.state === 'ready'"
+                 " ? Layerwise.engine.readyAt : (Layerwise.engine.state === 'failed'"
+                 " ? (() => { throw new Error(Layerwise.engine.reason) })() : 0))")
 BARE_READY = "window.bareError ? (() => { throw new Error(window.bareError) })() : (window.bareReady || 0)"
 FIRST_PAINT = "(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0"
 

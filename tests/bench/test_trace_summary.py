@@ -47,6 +47,7 @@ def test_summary_lines():
     assert lines[1] == "  by phase: run script 33, paint 15, style 10, other 7, parse HTML 5, layout 2"
     assert lines[2] == "  by script: b.js 40, (no script) 27, a.js 5"
     assert lines[3] == "  long tasks (> 50 ms): 1, sum 60 ms"
-    assert lines[4] == "    at     20 ms,   60 ms: b.js run script 30, (no script) paint 15, b.js style 10, (no script) other 5"
+    assert lines[4] == ("    at     20 ms,   60 ms: b.js run script 30, (no script) paint 15, b.js style 10, "
+                        "(no script) other 5")
     assert lines[5].startswith("  other threads, 1 x DedicatedWorker thread: 30 ms busy")
     assert len(lines) == 6
