@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserbench import loads, trace  # noqa: E402
-from browserbench.typing import type_edits  # noqa: E402
+from browserbench.edits import type_edits  # noqa: E402
 from livewidgets.serve import start_server  # noqa: E402
 from livewidgets.sitebuild import build_site  # noqa: E402
 
