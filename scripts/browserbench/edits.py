@@ -1,0 +1,60 @@
+"""Edits typed into a widget like a person: click a cell, select its text, type a new number key by key with
+uneven pauses, then think before the next edit. The widget recomputes on every keystroke that leaves a valid
+number; an edit's latency is from the ``input`` event of its last keystroke to the ``layerwise:rendered`` event of
+the first request sent after it (so a render of an earlier, superseded keystroke never counts)."""
+import random
+import time
+
+KEY_PAUSE_S = (0.06, 0.16)  # between keystrokes: a quick typist
+THINK_S = (0.15, 0.4)  # between edits; the deferred gradient check runs here
+
+# Installed on the page once: the last input event's time and every render's [sent, shown, next frame] times, with
+# the ms its result spent in Python (the worker reports it; null when the page does not expose it).
+RECORDER = """() => {
+  window.__benchEdits = {lastInput: 0, renders: []};
+  document.addEventListener('input', (e) => { window.__benchEdits.lastInput = e.timeStamp; }, true);
+  document.addEventListener('layerwise:rendered', (e) => {
+    const shown = performance.now();
+    const python = window.Layerwise && Layerwise.engine ? Layerwise.engine.pythonMs : null;
+    const render = [shown - e.detail.ms, shown, null, python === undefined ? null : python];
+    window.__benchEdits.renders.push(render);
+    requestAnimationFrame(() => setTimeout(() => { render[2] = performance.now(); }));
+  });
+}"""
+ANSWERED = """(since) => window.__benchEdits.renders.find((r) => r[0] >= since && r[2] !== null) || null"""
+
+
+def new_value(rng, old):
+    """A number a reader might type, different from the cell's current value."""
+    while True:
+        text = str(rng.choice([-3, -2, -1.5, -1, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1, 1.5, 2, 2.5, 3, 4]))
+        if text.endswith(".0"):
+            text = text[:-2]
+        try:
+            if float(text) != float(old):
+                return text
+        except ValueError:
+            return text
+
+
+def type_edits(page, widget_selector, count, seed=0):
+    """Type ``count`` edits into the first input matrix of the widget; return [(to DOM, to next frame, in Python)]
+    in ms (in Python: None when the page does not say)."""
+    rng = random.Random(seed)
+    page.evaluate(RECORDER)
+    cells = page.locator(f"{widget_selector} .lw-input").first.locator(".lw-cell")
+    latencies = []
+    for _ in range(count):
+        cell = cells.nth(rng.randrange(cells.count()))
+        cell.click()
+        page.keyboard.press("Control+A")
+        for key in new_value(rng, cell.input_value()):
+            time.sleep(rng.uniform(*KEY_PAUSE_S))
+            page.keyboard.type(key)
+        last_input = page.evaluate("window.__benchEdits.lastInput")
+        handle = page.wait_for_function(ANSWERED, arg=last_input, timeout=30_000)
+        sent, shown, frame, python = handle.json_value()
+        latencies.append((shown - last_input, frame - last_input, python))
+        page.evaluate("window.__benchEdits.renders.length = 0")
+        time.sleep(rng.uniform(*THINK_S))
+    return latencies

@@ -1,0 +1,38 @@
+"""The benchmark's page variants remove exactly what they name, keep the rest (the pre-rendered widget among it),
+sit at the page's folder depth, and refuse to measure a variant that changed nothing."""
+import pytest
+from browserbench import variants
+
+PAGE = """<head><link rel="stylesheet" href="../../assets/stylesheets/main.css">
+<link rel="stylesheet" href="../../assets/layerwise/widgets.css"></head>
+<body><div class="lw-widget"><td>1.2247</td></div>
+<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>
+<script src="../../assets/layerwise/engine-config.js"></script>
+<script type="module" src="../../assets/layerwise/widgets.js"></script></body>"""
+
+
+@pytest.fixture
+def site(tmp_path):
+    (tmp_path / "layers" / "layernorm").mkdir(parents=True)
+    (tmp_path / "layers" / "layernorm" / "index.html").write_text(PAGE)
+    return tmp_path
+
+
+def test_without_widgets_keeps_the_prerendered_numbers_and_the_theme(site):
+    path = variants.add_variant(site, "layers/layernorm/", "without-widgets")
+    assert path == "without-widgets/layernorm/"
+    html = (site / path / "index.html").read_text()
+    assert "assets/layerwise" not in html
+    assert '<div class="lw-widget"><td>1.2247</td></div>' in html
+    assert 'main.css' in html and "bundle.a5f9d56c.min.js" in html
+
+
+def test_without_theme_js_drops_only_the_bundle(site):
+    html = (site / variants.add_variant(site, "layers/layernorm/", "without-theme-js") / "index.html").read_text()
+    assert html == PAGE.replace('<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>', "")
+
+
+def test_a_variant_that_changes_nothing_stops_the_benchmark(site):
+    (site / "layers" / "layernorm" / "index.html").write_text("<body>no scripts</body>")
+    with pytest.raises(ValueError, match="'without-widgets' of layers/layernorm/ changes nothing"):
+        variants.add_variant(site, "layers/layernorm/", "without-widgets")
