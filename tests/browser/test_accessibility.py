@@ -114,3 +114,26 @@ def test_layernorm_with_a_bad_value_without_the_engine(watched, site, palette):
     page.wait_for_function("document.querySelector('.lw-widget .lw-results.lw-stale')")
     assert first_cell(page).get_attribute("aria-invalid") == "true"
     assert_accessible(page, f"layernorm, {palette}, a bad value, engine kept out")
+
+
+def test_the_wide_equation_scrolls_from_the_keyboard_and_blocks_that_fit_take_no_tab_stop(watched, site):
+    page = watched.page
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site.url + PAGES["model"])
+    equation = page.locator("#eq-model-param-count div.arithmatex")
+    assert equation.evaluate("box => box.scrollWidth > box.clientWidth")  # wider than its column at this width
+    assert equation.get_attribute("role") == "group"
+    assert equation.get_attribute("aria-label") == "Equation: Parameter count of the whole model"
+    # blocks that fit lose the build's tab stop (scroll-regions.js), so they cost no Tab press
+    boxes = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap"
+    page.wait_for_function("""sel => [...document.querySelectorAll(sel)].every(box =>
+        box.hasAttribute('tabindex') === (box.scrollWidth > box.clientWidth + 1))""", arg=boxes)
+    assert page.locator(".md-typeset div.arithmatex:not([tabindex])").count() > 5
+
+    page.locator("#eq-model-param-count .lw-equation__anchor").focus()
+    page.keyboard.press("Tab")  # the next stop after the equation's ¶ link is the formula itself
+    assert equation.evaluate("box => document.activeElement === box")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert equation.evaluate("box => box.scrollLeft") > 0
