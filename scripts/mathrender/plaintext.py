@@ -2,6 +2,7 @@
 instead of raw TeX, so an excerpt reads ``x = (1, 2, 3, 4)`` or ``σ² = 1/d ∑_i (x_i − μ)²``, not ``\\(x = ...\\)``."""
 from __future__ import annotations
 
+import functools
 import re
 from html.parser import HTMLParser
 
@@ -120,10 +121,12 @@ def _text(node) -> str:
     return _join(parts)
 
 
+@functools.lru_cache(maxsize=4096)  # `mkdocs serve` rebuilds ask again for every formula of every page
 def mathml_text(katex_html: str) -> str:
     """The plain-text form of the formula whose KaTeX HTML (with its MathML) is given; "" when it has no MathML."""
+    start, end = katex_html.find("<math"), katex_html.find("</math>")
     reader = _MathReader()
-    reader.feed(katex_html)
+    reader.feed(katex_html[start:end + len("</math>")] if 0 <= start < end else "")  # not the visual HTML after it
     reader.close()
     if reader.root is None:
         return ""
