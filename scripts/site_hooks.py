@@ -22,7 +22,7 @@ from crosslink.codeindex import python_files  # noqa: E402
 from crosslink.linkcheck import check_site  # noqa: E402
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
-from mathrender import KatexError, KatexRenderer, render_math  # noqa: E402
+from mathrender import KatexError, KatexRenderer, index_math, render_math  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
 KATEX_DIST = SCRIPTS.parent / "node_modules" / "katex" / "dist"
@@ -90,7 +90,12 @@ def on_page_content(html, page, config, files):
     # mkdocs collects anchor ids before superfences' output is put back, so the directives' ids
     # (#eq-..., #L12) are added here for its link validation to see.
     page.present_anchor_ids = (page.present_anchor_ids or set()) | set(_ID.findall(html))
-    return html
+    # mkdocs-material's search indexes the page next (on_page_context): let it read each formula as plain text
+    try:
+        return index_math(html, _katex)
+    except KatexError as error:
+        log.warning(f"page {page.file.src_uri!r}: {error}")
+        return html
 
 
 def on_post_page(output, page, config):

@@ -56,9 +56,16 @@ def _highlight(text: str) -> tuple[str, ...]:
     return tuple("".join(parts) for parts in out)
 
 
-def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool = False,
+def scroll_box(label: str) -> str:
+    """Attributes of a block that may scroll sideways: a tab stop, so a keyboard can scroll it, a role and a name
+    saying what it holds. docs/assets/scroll-regions.js takes the stop away while the block fits its column."""
+    return f' tabindex="0" role="group" aria-label="{escape(label)}"'
+
+
+def render_code(lines: list[str], first_lineno: int, number_href, label: str, line_ids: bool = False,
                 backlinks: dict[int, list[tuple[str, str]]] | None = None) -> str:
-    """A code table with true line numbers; `number_href(lineno)` is where each number links to.
+    """A code table with true line numbers; `number_href(lineno)` is where each number links to, `label` names
+    the listing for assistive technology.
 
     `line_ids` gives each row the anchor `L<n>` (source pages). `backlinks` (source pages) maps a line to the
     (href, title) of the equations it implements; they get a column beside the numbers, where they stay in view.
@@ -80,7 +87,8 @@ def render_code(lines: list[str], first_lineno: int, number_href, line_ids: bool
         )
     # a class on the table keeps Material's styling of Markdown tables (borders, padding) off the code; code lines
     # stay out of the search index (the heading naming the function stays in), or every search would list them
-    return f'<div class="lw-code highlight" data-search-exclude><table class="lw-code__table"><tbody>{"".join(rows)}</tbody></table></div>'
+    return (f'<div class="lw-code highlight" data-search-exclude{scroll_box(label)}><table class="lw-code__table">'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
 def render_equation(equation: Equation, latex: str, project: Project, page_url: str) -> str:
@@ -89,15 +97,18 @@ def render_equation(equation: Equation, latex: str, project: Project, page_url: 
     if computes:
         first = computes[0]
         href = relative_url(project.source_url(first.path, first.lineno), page_url)
-        code_link = (f'<a class="lw-equation__code" href="{escape(href)}" title="The lines that compute it">'
-                     f'{escape(first.path)}:{first.lineno}</a>')
-    badge = f'<span class="lw-badge">{BADGE}</span>' if equation.derived else ""
+        code_link = (f'<a class="lw-equation__code" href="{escape(href)}" title="The lines that compute it" '
+                     f'data-search-exclude>{escape(first.path)}:{first.lineno}</a>')
+    badge = f'<span class="lw-badge" data-search-exclude>{BADGE}</span>' if equation.derived else ""
     anchor = escape(equation.anchor)
+    # the search index keeps the title and the formula (as plain text, see scripts/mathrender), apart, and
+    # leaves out the badge and the links, which would run into them
     return (
         f'<div class="lw-equation" id="{anchor}">'
         f'<div class="lw-equation__head"><span class="lw-equation__title">{escape(equation.title)}</span>{badge}'
-        f'{code_link}<a class="lw-equation__anchor" href="#{anchor}" title="Link to this equation">¶</a></div>'
-        f'<div class="arithmatex">\\[{escape(latex.strip())}\\]</div></div>'
+        f'{code_link}<a class="lw-equation__anchor" href="#{anchor}" title="Link to this equation" data-search-exclude>'
+        f'¶</a></div>\n'
+        f'<div class="arithmatex"{scroll_box(f"Equation: {equation.title}")}>\\[{escape(latex.strip())}\\]</div></div>'
     )
 
 
@@ -136,7 +147,7 @@ def render_codemath(equations: list[Equation], project: Project, page_url: str) 
     head = "<tr><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
     # a class on the table keeps Material's styling of Markdown tables off; the code scrolls inside the wrapper
     return (f'<details class="info lw-codemath"><summary>{summary}</summary>'
-            f'<div class="lw-codemath__scroll" data-search-exclude>'
+            f'<div class="lw-codemath__scroll" data-search-exclude{scroll_box(summary)}>'
             f'<table class="lw-codemath__table"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
             f'</div></details>')
 
@@ -165,7 +176,8 @@ def render_implementation(symbol: str, index: CodeIndex, project: Project, page_
     first = min([function.lineno] + [d.lineno for d in function.node.decorator_list])
     lines = file.lines[first - 1 : function.end_lineno]
     page_href = relative_url(project.source_url(function.path, first), page_url)
-    code = render_code(lines, first, lambda n: relative_url(project.source_url(function.path, n), page_url))
+    code = render_code(lines, first, lambda n: relative_url(project.source_url(function.path, n), page_url),
+                       f"Source of {project.short_name(symbol)}, {function.path} lines {first}–{function.end_lineno}")
     called_by = _use_list(index.call_sites(symbol, project.is_model_code), project, page_url,
                           f"nothing in {project.package}/ calls it or refers to it")
     tested_by = _use_list(index.call_sites(symbol, project.is_test), project, page_url,

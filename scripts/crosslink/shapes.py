@@ -10,6 +10,8 @@ import ast
 import operator
 from html import escape
 
+from .render import scroll_box
+
 # letter -> (config field, or None when the size is not in the config; what it means)
 LETTERS = {
     "B": (None, "batch size, a training setting"),
@@ -107,7 +109,7 @@ def render_shapes(title: str, body: str, config, settings, site_href: str | None
         for n, s, v, _ in rows
     )
     return (
-        f'<div class="lw-shapes"><p class="lw-shapes__title"><strong>{escape(title)}</strong>{site}</p>'
+        f'<div class="lw-shapes"{scroll_box(f"Shapes: {title}")}><p class="lw-shapes__title"><strong>{escape(title)}</strong>{site}</p>'
         f"<table><thead><tr><th>Tensor</th><th>Shape</th><th>Default config</th></tr></thead>"
         f'<tbody>{body_rows}</tbody></table><p class="lw-shapes__notes">{escape("; ".join(notes))}.</p></div>'
     )

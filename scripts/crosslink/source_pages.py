@@ -27,7 +27,8 @@ def source_page_html(file: FileIndex, catalog: EquationCatalog, page_urls: dict[
         lineno: [(relative_url(f"{page_urls[e.page]}#{e.anchor}", page_url), e.title) for e in equations]
         for lineno, equations in catalog.implementing_lines(file.path).items()
     }
-    code = render_code(file.lines, 1, lambda n: f"#L{n}", line_ids=True, backlinks=backlinks)
+    code = render_code(file.lines, 1, lambda n: f"#L{n}", f"Source of {file.path}", line_ids=True,
+                       backlinks=backlinks)
     intro = (f"{len(backlinks)} lines link back to the equations they implement (marked ∑)." if backlinks
              else "No equation of the site links to a line of this file.")
     return f'<p class="lw-source__intro">{escape(intro)}</p>\n{code}\n'

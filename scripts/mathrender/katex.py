@@ -7,10 +7,17 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from .plaintext import mathml_text
+
 SCRIPT = Path(__file__).resolve().parent / "katex_render.mjs"
+
 # pymdownx.arithmatex (generic mode) writes inline math as <span class="arithmatex">\(...\)</span> and display math
-# as <div class="arithmatex">\[...\]</div>, the TeX HTML-escaped and never containing a tag.
-MATH = re.compile(r'<(span|div) class="arithmatex">\\[(\[](.*?)\\[)\]]</\1>', re.S)
+# as <div class="arithmatex">\[...\]</div>, the TeX HTML-escaped and never containing a tag (the cross-linker's
+# equations add attributes after the class). `index_math` turns one into <span class="arithmatex" data-tex="TeX">its
+# plain text</span> (MARKED) for the search index to read; `render_math` turns either form into KaTeX's HTML.
+_ATTRS = r'((?: (?!data-tex=)[\w-]+="[^"]*")*)'
+MATH = re.compile(r'<(span|div) class="arithmatex"' + _ATTRS + r'>\\[(\[](.*?)\\[)\]]</\1>', re.S)
+MARKED = re.compile(r'<(span|div) class="arithmatex"' + _ATTRS + r' data-tex="([^"]*)">[^<]*</\1>')
 
 
 class KatexError(Exception):
@@ -56,14 +63,29 @@ class KatexRenderer:
         return errors
 
 
-def render_math(page_html, renderer):
-    """``page_html`` with every arithmatex element's TeX replaced by KaTeX's HTML; KatexError names the formula."""
-    def replace(match):
-        tag, tex = match.group(1), html.unescape(match.group(2))
-        try:
-            rendered = renderer.render(tex, display=tag == "div")
-        except KatexError as error:
-            raise KatexError(f"cannot render {tex!r}: {error}") from None
-        return f'<{tag} class="arithmatex">{rendered}</{tag}>'
+def _render(renderer, tex, tag):
+    try:
+        return renderer.render(tex, display=tag == "div")
+    except KatexError as error:
+        raise KatexError(f"cannot render {tex!r}: {error}") from None
 
-    return MATH.sub(replace, page_html)
+
+def index_math(page_html, renderer):
+    """``page_html`` with each formula's TeX moved into ``data-tex`` and its plain text (``x = (1, 2, 3, 4)``) put
+    in its place: run before mkdocs-material's search indexes the page, so excerpts show no raw TeX."""
+    def mark(match):
+        tag, attrs, tex = match.group(1), match.group(2), html.unescape(match.group(3))
+        text = mathml_text(_render(renderer, tex, tag))
+        return f'<{tag} class="arithmatex"{attrs} data-tex="{html.escape(tex)}">{html.escape(text, quote=False)}</{tag}>'
+
+    return MATH.sub(mark, page_html)
+
+
+def render_math(page_html, renderer):
+    """``page_html`` with every arithmatex element (as pymdownx wrote it or as `index_math` marked it) replaced by
+    KaTeX's HTML; KatexError names the formula."""
+    def replace(match):
+        tag, attrs, tex = match.group(1), match.group(2), html.unescape(match.group(3))
+        return f'<{tag} class="arithmatex"{attrs}>{_render(renderer, tex, tag)}</{tag}>'
+
+    return MATH.sub(replace, MARKED.sub(replace, page_html))

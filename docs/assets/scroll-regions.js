@@ -1,0 +1,34 @@
+/* Keyboard access to blocks that scroll sideways (WCAG 2.1.1): a display equation, code listing, shapes table or
+   code-and-math table wider than its column keeps a tab stop, so the arrow keys can scroll it; one that fits loses
+   it, so it costs no Tab press. The build writes tabindex="0", a role and a name on Layerwise's own blocks (they
+   work without JavaScript); mkdocs-material's table wrappers, made by its own script, get the same here. */
+(() => {
+  const BOXES = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap";
+
+  function update(box) {
+    if (box.classList.contains("md-typeset__scrollwrap") && !box.hasAttribute("role")) {
+      const caption = box.querySelector("caption");
+      box.setAttribute("role", "group");
+      box.setAttribute("aria-label", caption ? `Table: ${caption.textContent.trim()}` : "Table");
+    }
+    if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+    else box.removeAttribute("tabindex");
+  }
+
+  // A box that was hidden (closed details, another tab) or whose fonts arrive late changes size: check it again.
+  const resized = new ResizeObserver((entries) => entries.forEach((entry) => update(entry.target)));
+
+  function scan() {
+    resized.disconnect();
+    for (const box of document.querySelectorAll(BOXES)) {
+      update(box);
+      resized.observe(box);
+    }
+  }
+
+  // after mkdocs-material has laid out each page of instant navigation (it wraps tables on the same event)
+  const later = () => requestAnimationFrame(scan);
+  if (window.document$) window.document$.subscribe(later);
+  else document.addEventListener("DOMContentLoaded", later);
+  document.fonts.ready.then(later);
+})();

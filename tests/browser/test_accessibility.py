@@ -1,0 +1,139 @@
+"""WCAG 2.1 A/AA audit with axe-core (from node_modules, injected into the page: never loaded from a CDN) on seven
+pages in both palettes: with the engine kept out (what every reader gets), with every widget live (needs
+PYODIDE_DIST), and on the LayerNorm page after an edit and with a bad value in a cell. A page passes with zero
+"serious" or "critical" violations; a failure lists each rule with the elements it flagged."""
+import pytest
+from browser_pages import ROOT, wait_for_engine
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+BLOCKING = {"serious", "critical"}
+PAGES = {
+    "home": "",
+    "layernorm": "layers/layernorm/",
+    "attention": "layers/attention/",
+    "embedding": "layers/embedding/",
+    "model": "model/model/",
+    "training": "model/training/",
+    "norms-source": "source/engine/norms/",
+}
+WIDGET_PAGES = ["layernorm", "attention", "embedding", "model", "training"]
+PALETTES = {"light": "default", "dark": "slate"}  # prefers-color-scheme -> mkdocs-material scheme
+
+
+def open_page(watched, site, name, palette, engine):
+    """Load a page in a palette; ``engine`` False keeps the worker script out, so the widgets stay static (the
+    engine fails at once and the page shows its notice). Waits until the widgets settle."""
+    page = watched.page
+    if not engine:
+        watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    page.emulate_media(color_scheme=palette)
+    page.goto(site.url + PAGES[name])
+    page.wait_for_function("document.body.dataset.mdColorScheme !== undefined")
+    assert page.evaluate("document.body.dataset.mdColorScheme") == PALETTES[palette]
+    if page.locator(".lw-widget").count():
+        page.locator(".lw-widget").first.scroll_into_view_if_needed()
+        state = wait_for_engine(page)
+        assert state["state"] == ("ready" if engine else "failed"), state
+        if engine:
+            page.wait_for_function("[...document.querySelectorAll('.lw-state')].every(s => s.textContent === 'live')")
+    return page
+
+
+def blocking_violations(page):
+    """axe-core's serious and critical WCAG 2.1 A/AA violations on the page as it is now."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE}: run `npm ci` (bash scripts/dev.sh test does it)")
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))  # inlined into the page: no request is made
+    result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
+                           "resultTypes: ['violations']})", WCAG_21_AA)
+    return [v for v in result["violations"] if v["impact"] in BLOCKING]
+
+
+def describe(violations):
+    lines = []
+    for v in violations:
+        targets = [" ".join(map(str, node["target"])) for node in v["nodes"]]
+        lines.append(f"{v['id']} ({v['impact']}, {len(targets)} nodes): {v['help']}")
+        lines.extend(f"    {t}" for t in targets[:8])
+        if len(targets) > 8:
+            lines.append(f"    ... and {len(targets) - 8} more")
+        summary = (v["nodes"][0].get("failureSummary") or "").replace("\n", " ")
+        lines.append(f"    first: {summary[:300]}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page, where):
+    violations = blocking_violations(page)
+    count = sum(len(v["nodes"]) for v in violations)
+    assert violations == [], f"{where}: {count} serious/critical nodes\n{describe(violations)}"
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+@pytest.mark.parametrize("name", PAGES)
+def test_page_without_the_engine(watched, site, name, palette):
+    page = open_page(watched, site, name, palette, engine=False)
+    assert_accessible(page, f"{name}, {palette}, engine kept out")
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+@pytest.mark.parametrize("name", WIDGET_PAGES)
+def test_page_with_live_widgets(watched, live, name, palette):
+    page = open_page(watched, live, name, palette, engine=True)
+    assert_accessible(page, f"{name}, {palette}, widgets live")
+
+
+def first_cell(page):
+    return page.locator(".lw-widget").first.locator(".lw-input .lw-cell").first
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+def test_layernorm_after_an_edit_and_with_a_bad_value(watched, live, palette):
+    page = open_page(watched, live, "layernorm", palette, engine=True)
+    widget = page.locator(".lw-widget").first
+    page.evaluate("""() => { window.__rendered = 0;
+        document.addEventListener('layerwise:rendered', () => { window.__rendered += 1; }); }""")
+    first_cell(page).fill("7.25")
+    page.wait_for_function("window.__rendered > 0")
+    assert widget.locator(".lw-changed").count() > 0  # the highlight is on screen while axe checks its contrast
+    assert_accessible(page, f"layernorm, {palette}, after an edit")
+
+    first_cell(page).fill("7..25")
+    page.wait_for_function("document.querySelector('.lw-widget .lw-results.lw-stale')")
+    assert first_cell(page).get_attribute("aria-invalid") == "true"  # its message and the stale outputs are shown
+    assert_accessible(page, f"layernorm, {palette}, a bad value in a cell")
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+def test_layernorm_with_a_bad_value_without_the_engine(watched, site, palette):
+    page = open_page(watched, site, "layernorm", palette, engine=False)
+    first_cell(page).fill("7..25")
+    page.wait_for_function("document.querySelector('.lw-widget .lw-results.lw-stale')")
+    assert first_cell(page).get_attribute("aria-invalid") == "true"
+    assert_accessible(page, f"layernorm, {palette}, a bad value, engine kept out")
+
+
+def test_the_wide_equation_scrolls_from_the_keyboard_and_blocks_that_fit_take_no_tab_stop(watched, site):
+    page = watched.page
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(site.url + PAGES["model"])
+    equation = page.locator("#eq-model-param-count div.arithmatex")
+    assert equation.evaluate("box => box.scrollWidth > box.clientWidth")  # wider than its column at this width
+    assert equation.get_attribute("role") == "group"
+    assert equation.get_attribute("aria-label") == "Equation: Parameter count of the whole model"
+    # blocks that fit lose the build's tab stop (scroll-regions.js), so they cost no Tab press
+    boxes = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap"
+    page.wait_for_function("""sel => [...document.querySelectorAll(sel)].every(box =>
+        box.hasAttribute('tabindex') === (box.scrollWidth > box.clientWidth + 1))""", arg=boxes)
+    assert page.locator(".md-typeset div.arithmatex:not([tabindex])").count() > 5
+
+    page.locator("#eq-model-param-count .lw-equation__anchor").focus()
+    page.keyboard.press("Tab")  # the next stop after the equation's ¶ link is the formula itself
+    assert equation.evaluate("box => document.activeElement === box")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    assert equation.evaluate("box => box.scrollLeft") > 0
