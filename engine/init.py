@@ -41,10 +41,14 @@ def he_normal(shape, rng):
     return rng.normal(0.0, math.sqrt(2.0 / n_in), size=shape)
 
 
+def gpt2_std(num_layers=None):
+    """0.02; with ``num_layers`` L given (a residual-writing projection) 0.02 / sqrt(2L), as 2L of them are summed."""
+    return GPT2_STD if num_layers is None else GPT2_STD / math.sqrt(2 * num_layers)
+
+
 def gpt2_normal(shape, rng, num_layers=None):
-    """N(0, 0.02^2); with ``num_layers`` L given (a residual-writing projection) the std is 0.02 / sqrt(2L)."""
-    std = GPT2_STD if num_layers is None else GPT2_STD / math.sqrt(2 * num_layers)
-    return rng.normal(0.0, std, size=shape)
+    """N(0, std^2) with the std of :func:`gpt2_std`."""
+    return rng.normal(0.0, gpt2_std(num_layers), size=shape)
 
 
 def init_weight(scheme, shape, rng, num_layers, residual=False):
