@@ -127,7 +127,7 @@ def test_signal_propagation_through_10_relu_layers_of_width_512(weight_std, low,
 
 
 @pytest.mark.parametrize("shape, limit", [((5, 4), 0.8165), ((3, 4), 0.9258), ((4, 4), 0.8660), ((4, 6), 0.7746)])
-def test_xavier_uniform_limits_from_the_seed_table(shape, limit):
+def test_xavier_uniform_limit_is_sqrt_6_over_fan_in_plus_fan_out(shape, limit):
     W = init.xavier_uniform(shape, np.random.default_rng(0))
     assert W.shape == shape and np.abs(W).max() <= limit + 5e-5
     assert np.sqrt(6 / sum(shape)) == pytest.approx(limit, abs=5e-5)

@@ -11,7 +11,7 @@ def block(result, name):
     return next(b for b in result["blocks"] if b["name"] == name)["values"]
 
 
-def test_seed_example_p_half_mask_1011():
+def test_p_half_with_mask_1011_doubles_the_kept_entries():
     result = run("dropout", KINDS["dropout"].defaults())
     # the seed's example: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> y = (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
     assert block(result, "mask") == [[1, 0, 1, 1]]

@@ -23,7 +23,7 @@ def test_gradient_is_one_plus_one_half():
     assert result["gradcheck"]["ok"]
 
 
-def test_seed_forward_example():
+def test_forward_one_minus_one_plus_a_small_correction():
     # x = [1, -1] and a sub-layer whose output is [0.1, 0.2]: y = [1.1, -0.8]
     result = run("residual", {**KINDS["residual"].defaults(), "W": [[0.1, 0.2], [0, 0]]})
     np.testing.assert_allclose(block(result, "fx"), [0.1, 0.2], atol=1e-15)

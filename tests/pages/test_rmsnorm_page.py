@@ -13,7 +13,7 @@ PAGE = page_text("layers/rmsnorm.md")
 SHOWN = shown_texts("layers/rmsnorm.md")
 
 
-def test_the_seed_example():
+def test_the_worked_example():
     # (1, 2, 3, 4): squares average to 7.5, RMS = sqrt(7.5) ~ 2.74, y ~ (0.37, 0.73, 1.10, 1.46) (seed 000).
     assert SHOWN[:3] == ["7.5", f"{math.sqrt(7.5):.2f}", "[0.37, 0.73, 1.10, 1.46]"]
     # LayerNorm of the same row: (x - 2.5) / sqrt(1.25).
