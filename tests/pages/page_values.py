@@ -31,3 +31,15 @@ def shown_texts(page: str) -> list[str]:
 def shown_values(page: str) -> dict[str, str]:
     """`field -> shown text` for the inline values of `docs/<page>`."""
     return {m.group("field"): evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(page_text(page))}
+
+
+def shown_after(page: str, marker: str, count: int) -> list[str]:
+    """The shown texts of the first `count` inline values after the first `marker` in `docs/<page>`'s source.
+
+    Tests of one paragraph find it by its words, so values added elsewhere on the page do not shift them.
+    """
+    text = page_text(page)
+    start = text.index(marker)  # ValueError names a paragraph that is gone
+    shown = [evaluate(m.group("field"), SCOPE)[2] for m in INLINE.finditer(text, start)][:count]
+    assert len(shown) == count, f"{page}: only {len(shown)} inline values after {marker!r}"
+    return shown
