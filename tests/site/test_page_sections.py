@@ -54,8 +54,8 @@ def sections(page: str) -> dict[str, str]:
 
 
 def part_of(heading: str) -> str | None:
-    """The anatomy part a heading is (`A tiny example` may carry a subtitle), or None."""
-    return next((part for part in PARTS if heading == part or heading.startswith(part + ":")), None)
+    """The anatomy part a heading is (`A tiny example` may go on: `, forward and backward`), or None."""
+    return next((part for part in PARTS if heading == part or heading.startswith((part + ":", part + ","))), None)
 
 
 def test_there_are_eleven_layer_pages():
@@ -92,7 +92,7 @@ def test_next_links_to_the_following_page_of_the_nav(page):
 @pytest.mark.parametrize("page", LAYER_PAGES)
 def test_prerequisites_come_earlier_in_the_nav(page):
     order = nav_pages()
-    need = sections(page)["Before you start"].split("You need:")[1]
+    need = sections(page)["Before you start"].split("You need:")[1].split("\n\n")[0]
     for link in LINK.findall(need):
         target = (Path(page).parent / link).as_posix().replace("layers/../", "")
         assert order.index(target) < order.index(page), f"{page} needs {target}, which comes later"
