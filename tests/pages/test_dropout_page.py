@@ -1,4 +1,4 @@
-"""The Dropout page: its inline values and typed answers against the seeds' example, hand arithmetic and sampling."""
+"""The Dropout page: its inline values and typed answers against the worked example, hand arithmetic and sampling."""
 
 import numpy as np
 
@@ -14,7 +14,7 @@ SHOWN = shown_texts("layers/dropout.md")
 
 
 def test_inline_values_are_the_worked_example():
-    # the seeds: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
+    # the worked example: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
     assert SHOWN == ["[1, 0, 1, 1]", "[2, 0, 2, 2]"]
 
 

@@ -115,3 +115,18 @@ def test_home_shows_the_path_in_nav_order():
     path = sections("index.md")["A path through the pages"]
     linked = [link for link in LINK.findall(path)]
     assert linked == [page for page in nav_pages() if page.startswith(("layers/", "model/"))]
+
+
+EQUATION = re.compile(r'^[ \t]*```equation\b(?P<attrs>[^\n]*)$', re.M)
+QUOTED_BACKWARDS = {"init-variance-backward"}  # Glorot and Bengio's variance argument, quoted rather than derived
+
+
+def test_every_backward_formula_carries_the_derived_badge():
+    unmarked = []
+    for page in nav_pages():
+        for m in EQUATION.finditer((DOCS / page).read_text()):
+            attrs = dict(re.findall(r'(\w+)="([^"]*)"', m.group("attrs")))
+            backward = re.search(r"(^|[._])backward$", attrs["code"]) or "_backward(" in attrs.get("select", "")
+            if backward and attrs.get("derived") != "true" and attrs["id"] not in QUOTED_BACKWARDS:
+                unmarked.append(f"{page}: {attrs['id']}")
+    assert unmarked == []
