@@ -22,6 +22,12 @@ def _fans(where, shape):
     return shape[0], shape[1]
 
 
+def xavier_std(shape):
+    """Glorot's standard deviation, ``sqrt(2 / (n_in + n_out))``: both Xavier schemes draw with this spread."""
+    n_in, n_out = _fans("xavier_std", shape)
+    return math.sqrt(2.0 / (n_in + n_out))
+
+
 def xavier_uniform(shape, rng):
     """Glorot uniform: U(-a, a) with ``a = sqrt(6 / (n_in + n_out))``, so Var(w) = 2 / (n_in + n_out)."""
     n_in, n_out = _fans("xavier_uniform", shape)
@@ -31,8 +37,8 @@ def xavier_uniform(shape, rng):
 
 def xavier_normal(shape, rng):
     """Glorot normal: N(0, 2 / (n_in + n_out))."""
-    n_in, n_out = _fans("xavier_normal", shape)
-    return rng.normal(0.0, math.sqrt(2.0 / (n_in + n_out)), size=shape)
+    _fans("xavier_normal", shape)  # names this function in the message for a bad shape
+    return rng.normal(0.0, xavier_std(shape), size=shape)
 
 
 def he_normal(shape, rng):

@@ -8,7 +8,7 @@ from .fmt import format_compact, format_number, format_short
 from .kind import Block, Dim, Kind, Operand, Result
 from .svg import line_chart
 
-EPS = 1e-5  # the engine's default, as in GPT-2 and PyTorch
+EPS = norms.DEFAULT_EPS  # 1e-5, as in GPT-2 and PyTorch
 SPREADS = np.logspace(-7, 0, 29)  # (S,) row standard deviations for the picture: 1e-7 to 1, four per decade
 ROW_NAMES = ("t0, small spread", "t1, large spread")
 

@@ -1,7 +1,9 @@
 """GPT-2 small's sizes through the engine's closed forms, against the published count and arithmetic by hand."""
 import math
 
-from engine import config, init, model
+import numpy as np
+
+from engine import config, init, model, norms
 
 
 def test_the_parts_of_gpt2_small_by_hand():
@@ -37,3 +39,12 @@ def test_gpt2_std():
     assert init.gpt2_std() == 0.02
     assert math.isclose(init.gpt2_std(12), 0.02 / math.sqrt(24))  # nanoGPT's c_proj std for GPT-2 small
     assert math.isclose(init.gpt2_std(2), 0.01)
+
+
+def test_xavier_std_and_the_default_eps():
+    assert math.isclose(init.xavier_std((768, 768)), 1 / math.sqrt(768))  # sqrt(2 / 1536)
+    assert math.isclose(init.xavier_std((32, 128)), math.sqrt(2 / 160))
+    assert norms.DEFAULT_EPS == 1e-5
+    # the default is what layernorm_forward uses: a row of spread^2 = 1e-5 keeps sqrt(1/2) of its size
+    x = np.array([-1.0, 1.0]) * math.sqrt(1e-5)
+    assert np.allclose(norms.layernorm_forward(x, np.ones(2), np.zeros(2))[0], [-math.sqrt(0.5), math.sqrt(0.5)])
