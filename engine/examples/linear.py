@@ -13,8 +13,8 @@ def compute(X, W, b, dY):
 
     terms = " + ".join(f"{format_compact(x)} × {format_compact(w)}" for x, w in zip(X[0], W[:, 0]))
     arithmetic = (f"Y[t0, j0] = {terms} + {format_compact(b[0])} = {format_number(Y[0, 0])}")
-    shapes = (f"{X.shape} @ {W.shape} → {XW.shape}: each token's {X.shape[1]} features meet the {W.shape[0]} rows of W, "
-              f"and every one of the {X.shape[0]} tokens comes out with {W.shape[1]} features.")
+    shapes = (f"{X.shape} @ {W.shape} → {XW.shape}: each token's {X.shape[1]} features meet the {W.shape[0]} rows "
+              f"of W, and every one of the {X.shape[0]} tokens comes out with {W.shape[1]} features.")
     return Result(
         blocks=(
             Block("XW", "X @ W", XW, ("T", "c"), "step"),

@@ -1,4 +1,4 @@
-"""Widget kinds: worked numbers from the seeds and by hand, shape-link messages, and the JSON contract."""
+"""Widget kinds: worked numbers from the source documents and by hand, shape-link messages, and the JSON contract."""
 import json
 import subprocess
 import sys

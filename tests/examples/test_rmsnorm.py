@@ -1,4 +1,4 @@
-"""Widget kind ``rmsnorm``: the seed's worked row, LayerNorm beside it, and the backward against an independent
+"""Widget kind ``rmsnorm``: the published worked row, LayerNorm beside it, and the backward against an independent
 plain-Python RMSNorm differentiated by central differences."""
 import math
 import re

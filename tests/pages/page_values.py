@@ -1,6 +1,6 @@
 """The text a page shows for each of its `[= expression:format =]` fields, from the build's own evaluator.
 
-Page tests compare these strings with numbers worked out independently (by hand, from the seeds, or with plain
+Page tests compare these strings with numbers worked out independently (by hand, from published examples, or with plain
 Python), so a number in the prose is never only typed by hand.
 """
 import importlib

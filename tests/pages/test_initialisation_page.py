@@ -1,4 +1,4 @@
-"""The Initialisation page: the signal-propagation table against the seed's measurements and the variance argument,
+"""The Initialisation page: the signal-propagation table against the published measurements and the variance argument,
 and the numbers typed in its prose and knowledge check."""
 import math
 
@@ -21,7 +21,7 @@ def shown(prefix):
 
 
 def test_the_table_reproduces_the_published_experiment():
-    # Seed 000: 10 layers of width 512 with ReLU: std 1 -> about 8e11, std 0.01 -> about 8e-9, He -> of order 1.
+    # The published experiment, 10 layers of width 512 with ReLU: std 1 -> ~8e11, std 0.01 -> ~8e-9, He -> order 1.
     assert shown("init.signal_propagation(1.0)") == "8.0e+11"
     assert shown("init.signal_propagation(0.01)") == "8.0e-09"
     assert 0.5 < float(shown('init.signal_propagation("he")')) < 1.3

@@ -1,4 +1,4 @@
-"""The LayerNorm page: its inline values against the seeds' worked numbers and a backward worked by hand."""
+"""The LayerNorm page: its inline values against the source documents' worked numbers and a backward worked by hand."""
 import math
 
 from page_values import shown_after
@@ -8,10 +8,10 @@ PAGE = "layers/layernorm.md"
 
 def test_the_worked_examples():
     # (1, 2, 3, 4): mean 2.5, deviations (-1.5, -0.5, 0.5, 1.5), biased variance 1.25; x_hat = dev / sqrt(1.25)
-    # = (-1.3416, -0.4472, 0.4472, 1.3416); gamma 2, beta 1 -> (-1.6833, 0.1056, 1.8944, 3.6833) ~ the seed's
+    # = (-1.3416, -0.4472, 0.4472, 1.3416); gamma 2, beta 1 -> (-1.6833, 0.1056, 1.8944, 3.6833) ~ the source documents'
     # (-1.68, 0.11, 1.89, 3.68). (2, 4, 6, 8): mean 5, variance (9 + 1 + 1 + 9) / 4 = 5, same x_hat; gamma
     # (1, 1, 2, 2), beta (0, 0, 1, 1) -> (-1.3416, -0.4472, 1.8944, 3.6833); dividing by d - 1 = 3 instead gives
-    # the seed's wrong (-1.162, -0.387, 0.387, 1.162).
+    # the source documents' wrong (-1.162, -0.387, 0.387, 1.162).
     first = shown_after(PAGE, "Take $x = (1, 2, 3, 4)$", 4)
     assert first == ["2.5", "1.25", "[-1.3416, -0.4472, 0.4472, 1.3416]", "[-1.6833, 0.1056, 1.8944, 3.6833]"]
     second = shown_after(PAGE, "Now $x = (2, 4, 6, 8)$", 9)
