@@ -102,5 +102,5 @@ def test_float32_numbers_of_the_common_mistake():
     assert SHOWN[9] == "1e-02"
     # a 0.1 % error in every entry: |a - 1.001 a| / (|a| + |1.001 a|) = 0.001 / 2.001, about 5e-4
     assert f"{_rel(exact, 1.001 * exact):.0e}" == "5e-04" and "$5 \\times 10^{-4}$" in mistake
-    assert shown[0] > 5e-4  # so the correct float32 check scores worse than the wrong gradient
+    assert shown[0] > 3 * 5e-4  # the float32 noise of a correct check is several times the 0.1 % error
     assert "both land around" not in PAGE
