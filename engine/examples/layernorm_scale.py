@@ -30,7 +30,7 @@ def _gap_picture(pattern):
     outside = _eps_outside_root(rows)  # (S, d)
     return line_chart([("ε inside the root (LayerNorm)", np.log10(SPREADS), np.abs(inside - unit).max(axis=1)),
                        ("ε outside the root (the mistake)", np.log10(SPREADS), np.abs(outside - unit).max(axis=1))],
-                      x_label="log10 of the row's spread σ", y_label="largest |output - scale-free output|",
+                      x_label="log10 of the row's spread σ", y_label="gap to the ε-free output",
                       log_y=True)
 
 
