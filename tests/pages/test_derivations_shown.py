@@ -83,3 +83,12 @@ def test_embedding_row_sums():
     page = page_text("layers/embedding.md")
     assert "$dE_0 = d\\mathrm{out}_1 = (2, 2)$" in page and "$dE_1 = (0, 0)$" in page
     assert "$dE_2 = d\\mathrm{out}_0 + d\\mathrm{out}_2 = (1, 1) + (3, 3) = (4, 4)$" in page
+
+
+def test_embedding_backward_as_the_one_hot_product():
+    ids, V = np.array([2, 0, 2, 3]), 5
+    dout = RNG.normal(size=(4, 3))
+    one_hot = np.eye(V)[ids]  # (T, V)
+    by_occurrence = np.array([dout[ids == v].sum(axis=0) for v in range(V)])  # the page's dE_v
+    assert np.allclose(one_hot.T @ dout, by_occurrence)
+    assert r"dE = \mathrm{onehot}(i)^\top\, d\mathrm{out}" in page_text("layers/embedding.md")
