@@ -115,3 +115,14 @@ def test_page_tests_of_the_tiny_model_skip_only_the_box():
     from page_values import without_gpt2_boxes
     text = "before\n\n" + BOX + "\n    one [= 1 =]\n\n    two\n\nafter [= 2 =]\n"
     assert without_gpt2_boxes(text) == "before\n\nafter [= 2 =]\n"
+
+
+def test_the_sizes_typed_in_the_boxes():
+    assert 3 * D == 2304 and r"$768 \times 2304$ matrix, `c_attn`" in page_text("layers/linear.md")
+    assert F == 3072 and r"$768 \times 3072$ and $3072 \times 768$" in page_text("layers/linear.md")
+    assert D // H == 64 and r"$1/\sqrt{64}$" in page_text("layers/attention.md")
+    assert r"$1024 \times 1024$ weight matrix" in page_text("layers/attention.md")
+    init_page = page_text("layers/initialisation.md")
+    assert r"$0.02 / \sqrt{2 \cdot 12}$" in init_page and r"$1/\sqrt{768}$" in init_page
+    assert round(math.sqrt(2 / 64) / 0.02) == 9 and "about nine times smaller" in init_page
+    assert 50_000 < V < 51_000 and "With fifty thousand exponentials" in page_text("layers/softmax.md")

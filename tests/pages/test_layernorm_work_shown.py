@@ -56,3 +56,21 @@ def test_the_two_scale_paragraph_and_the_eps_mistake():
     # inside the root eps competes with sigma^2, so it matters from sigma ~ sqrt(1e-5) = 0.00316
     assert shown_after(PAGE, "**$\\epsilon$ outside the root.**", 1) == ["0.0032"]
     assert '```widget kind="layernorm_scale" id="layernorm-scale"' in page_text(PAGE)
+
+
+def test_the_numbers_typed_in_the_prose():
+    text = page_text(PAGE)
+    # the doubled row's spread: sqrt(1.25) -> sqrt(5), so r halves
+    assert (f"{math.sqrt(1.25):.3f}", f"{math.sqrt(5):.3f}") == ("1.118", "2.236")
+    assert r"$\sqrt{1.25} ≈ 1.118$ to $\sqrt{5} ≈ 2.236$" in text
+    # the self-check's squares: 9 / 5, 1 / 5, 1 / 5, 9 / 5
+    assert [d * d / 5 for d in (-3, -1, 1, 3)] == [1.8, 0.2, 0.2, 1.8] and "(1.8 + 0.2 + 0.2 + 1.8) / 4" in text
+    # the two-scale widget's defaults, as the paragraph describes them
+    from engine.examples import KINDS
+    defaults = KINDS["layernorm_scale"].defaults()
+    assert defaults["scale"] == [0.001, 1000] and defaults["offset"] == [7, -2000]
+    assert "stretches it by 0.001 and moves it to about 7" in text
+    assert "stretches it by 1000 and moves it to about\n−2000" in text
+    small_variance = 0.001**2 * np.var(defaults["pattern"])
+    assert small_variance == pytest.approx(5e-6) and small_variance == pytest.approx(1e-5 / 2)
+    assert "its variance is 5e-6, half of $\\epsilon$" in text
