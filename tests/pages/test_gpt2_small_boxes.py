@@ -94,12 +94,15 @@ def test_softmax():
 
 
 def test_the_model_page_table():
-    shown = shown_after("model/model.md", BOX, 16)
+    shown = shown_after("model/model.md", BOX, 19)
     d, T_, F_, L_ = 32, 16, 128, 2  # the default GPTConfig; V = 60 characters in the shipped corpus
     mine = [60 * d, T_ * d, L_ * (4 * d * d + 4 * d), L_ * (2 * d * F_ + F_ + d), (2 * L_ + 1) * 2 * d, d * 60 + 60]
     gpt2 = [V * D, T * D, L * ATTENTION_PER_BLOCK, L * MLP_PER_BLOCK, 25 * 2 * D, D * V + V]
     pairs = [f"{n:,}" for pair in zip(mine, gpt2) for n in pair]
-    assert shown == pairs + [f"{sum(mine):,}", f"{sum(gpt2):,}", f"{PUBLISHED:,}", "68"]
+    blocks_share = 100 * (mine[2] + mine[3]) / sum(mine)  # 25,152 of 29,884
+    assert shown == pairs + [f"{sum(mine):,}", f"{sum(gpt2):,}", f"{PUBLISHED:,}", "60", f"{blocks_share:.0f}",
+                             f"{100 * V * D / PUBLISHED:.0f}", "68"]
+    assert (f"{blocks_share:.0f}", f"{100 * V * D / PUBLISHED:.0f}") == ("84", "31")
 
 
 def test_the_sizes_typed_in_the_model_box_are_gpt2_small():
