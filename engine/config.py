@@ -79,6 +79,11 @@ class GPTConfig:
         return dataclasses.asdict(self)
 
 
+# GPT-2 small's sizes (the 124M model of Radford et al. 2019, as in nanoGPT's "gpt2" config), so pages can put the
+# engine's closed forms beside the tiny default. Too large to initialise here; use it for counts and stds only.
+GPT2_SMALL = GPTConfig(vocab_size=50257, seq_len=1024, emb_dim=768, num_heads=12, ff_dim=3072, num_layers=12)
+
+
 def parse_overrides(pairs):
     """Turn command-line ``key=value`` strings into typed overrides; the value's type follows the field's."""
     defaults = GPTConfig().to_dict()

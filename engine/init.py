@@ -22,6 +22,12 @@ def _fans(where, shape):
     return shape[0], shape[1]
 
 
+def xavier_std(shape):
+    """Glorot's standard deviation, ``sqrt(2 / (n_in + n_out))``: both Xavier schemes draw with this spread."""
+    n_in, n_out = _fans("xavier_std", shape)
+    return math.sqrt(2.0 / (n_in + n_out))
+
+
 def xavier_uniform(shape, rng):
     """Glorot uniform: U(-a, a) with ``a = sqrt(6 / (n_in + n_out))``, so Var(w) = 2 / (n_in + n_out)."""
     n_in, n_out = _fans("xavier_uniform", shape)
@@ -31,8 +37,8 @@ def xavier_uniform(shape, rng):
 
 def xavier_normal(shape, rng):
     """Glorot normal: N(0, 2 / (n_in + n_out))."""
-    n_in, n_out = _fans("xavier_normal", shape)
-    return rng.normal(0.0, math.sqrt(2.0 / (n_in + n_out)), size=shape)
+    _fans("xavier_normal", shape)  # names this function in the message for a bad shape
+    return rng.normal(0.0, xavier_std(shape), size=shape)
 
 
 def he_normal(shape, rng):
@@ -41,10 +47,14 @@ def he_normal(shape, rng):
     return rng.normal(0.0, math.sqrt(2.0 / n_in), size=shape)
 
 
+def gpt2_std(num_layers=None):
+    """0.02; with ``num_layers`` L given (a residual-writing projection) 0.02 / sqrt(2L), as 2L of them are summed."""
+    return GPT2_STD if num_layers is None else GPT2_STD / math.sqrt(2 * num_layers)
+
+
 def gpt2_normal(shape, rng, num_layers=None):
-    """N(0, 0.02^2); with ``num_layers`` L given (a residual-writing projection) the std is 0.02 / sqrt(2L)."""
-    std = GPT2_STD if num_layers is None else GPT2_STD / math.sqrt(2 * num_layers)
-    return rng.normal(0.0, std, size=shape)
+    """N(0, std^2) with the std of :func:`gpt2_std`."""
+    return rng.normal(0.0, gpt2_std(num_layers), size=shape)
 
 
 def init_weight(scheme, shape, rng, num_layers, residual=False):

@@ -47,12 +47,19 @@ def param_shapes(config):
     return shapes
 
 
-def param_count(config):
-    """Closed form: embeddings + L blocks (4 d^2 + 4 d attention, 2 d F + F + d MLP, two norms) + final norm + head."""
+def param_count_by_part(config):
+    """Closed form, part by part: the two tables, L blocks' attention (4 d^2 + 4 d) and MLP (2 d F + F + d), every
+    norm (two per block, plus the final one in pre-LN), and the head (its own d x V matrix and bias, not tied)."""
     V, T, d, F, L = config.vocab_size, config.seq_len, config.emb_dim, config.ff_dim, config.num_layers
     norm = 2 * d if config.norm == "layernorm" else d
     final_norm = norm if config.placement == "pre" else 0
-    return (V + T) * d + L * (4 * d * d + 4 * d + 2 * d * F + F + d + 2 * norm) + final_norm + d * V + V
+    return {"token_embedding": V * d, "position_embedding": T * d, "attention": L * (4 * d * d + 4 * d),
+            "feed_forward": L * (2 * d * F + F + d), "norms": 2 * L * norm + final_norm, "head": d * V + V}
+
+
+def param_count(config):
+    """Closed form of the whole model: the sum of ``param_count_by_part``."""
+    return sum(param_count_by_part(config).values())
 
 
 def count_params(params):

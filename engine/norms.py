@@ -10,6 +10,9 @@ import numpy as np
 from .errors import LayerwiseError, ShapeError, as_float_array, check_finite, check_shape
 
 
+DEFAULT_EPS = 1e-5  # GPT-2's LayerNorm epsilon, and the default of PyTorch's nn.LayerNorm
+
+
 def _check_norm_inputs(where, x, eps, params):
     """Check x ``(..., d)``, eps, and that every per-feature parameter has shape ``(d,)``; return float arrays."""
     x = as_float_array(where, "x", x)
@@ -37,7 +40,7 @@ def _reciprocal_root(where, mean_square, eps):
     return 1.0 / np.sqrt(mean_square + eps)
 
 
-def layernorm_forward(x, gamma, beta, eps=1e-5):
+def layernorm_forward(x, gamma, beta, eps=DEFAULT_EPS):
     """``y = gamma * (x - mean) / sqrt(var + eps) + beta`` per row of x ``(..., d)``; returns ``(y, cache)``."""
     x, (gamma, beta) = _check_norm_inputs("layernorm_forward", x, eps, {"gamma": gamma, "beta": beta})
     mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
@@ -62,7 +65,7 @@ def layernorm_backward(dy, cache):
     return dx, dgamma, dbeta
 
 
-def rmsnorm_forward(x, gamma, eps=1e-5):
+def rmsnorm_forward(x, gamma, eps=DEFAULT_EPS):
     """``y = gamma * x / sqrt(mean(x^2) + eps)`` per row: no mean subtraction, no bias; returns ``(y, cache)``."""
     x, (gamma,) = _check_norm_inputs("rmsnorm_forward", x, eps, {"gamma": gamma})
     ms = (x**2).mean(axis=-1, keepdims=True)  # (..., 1) mean square

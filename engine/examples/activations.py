@@ -52,7 +52,7 @@ def compute(x, dy):
 
 
 def _arithmetic(x, t, y):
-    return (f"Row 1, column 1 of the tanh GELU: t = tanh({format_compact(activations.SQRT_2_OVER_PI)} × "
+    return (f"The tanh GELU at [t0, f0]: t = tanh({format_compact(activations.SQRT_2_OVER_PI)} × "
             f"({format_compact(x)} + {activations.GELU_CUBIC:g} × {format_compact(x)}³)) = {format_number(t)}, and "
             f"0.5 × {format_compact(x)} × (1 + {format_compact(t)}) = {format_number(y)}")
 

@@ -17,7 +17,7 @@ def compute(E, ids, dout):
     lost = [int(v) for v in np.unique(ids) if not np.array_equal(dE[v], overwritten[v])]
     notes = (f"Rows where dE[ids] += dout loses updates (id repeated): {', '.join(map(str, lost))}."
              if lost else "No row differs: repeat an id in ids to see dE[ids] += dout lose an update.",)
-    arithmetic = (f"Row 1 of out is the row of E for id {int(ids[0])}: "
+    arithmetic = (f"out[t0] is row v{int(ids[0])} of E: "
                   f"({', '.join(format_short(v) for v in E[ids[0]])})")
     return Result(
         blocks=(

@@ -63,7 +63,7 @@ def compute(x, gamma, beta, h):
         f"at h = 1e-{best['float32']} in float32.",
         f"A backward that forgets the mean(g) term scores a relative error of {relative_error(dx_broken, numeric['x']):.1e}.",
     )
-    arithmetic = (f"Row 1, column 1 of dx by central differences: (L(x + h) - L(x - h)) / 2h with h = {h:g} gives "
+    arithmetic = (f"dx[t0, i0] by central differences: (L(x + h) - L(x - h)) / 2h with h = {h:g} gives "
                   f"{format_number(numeric['x'][0, 0])}; the formula gives {format_number(dx[0, 0])}; "
                   f"they differ by {abs(numeric['x'][0, 0] - dx[0, 0]):.1e}")
     return Result(

@@ -12,9 +12,9 @@ def compute(X, W, b, dY):
     gap = layer_check(linear.linear_forward, {"X": X, "W": W, "b": b}, dY, {"X": dX, "W": dW, "b": db})
 
     terms = " + ".join(f"{format_compact(x)} × {format_compact(w)}" for x, w in zip(X[0], W[:, 0]))
-    arithmetic = (f"Row 1, column 1 of Y: {terms} + {format_compact(b[0])} = {format_number(Y[0, 0])}")
-    shapes = (f"{X.shape} @ {W.shape} → {XW.shape}: columns of X must equal rows of W; "
-              f"the result has the rows of X and the columns of W.")
+    arithmetic = (f"Y[t0, j0] = {terms} + {format_compact(b[0])} = {format_number(Y[0, 0])}")
+    shapes = (f"{X.shape} @ {W.shape} → {XW.shape}: each token's {X.shape[1]} features meet the {W.shape[0]} rows "
+              f"of W, and every one of the {X.shape[0]} tokens comes out with {W.shape[1]} features.")
     return Result(
         blocks=(
             Block("XW", "X @ W", XW, ("T", "c"), "step"),

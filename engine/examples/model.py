@@ -170,8 +170,10 @@ def _repeated_id_note(ids, grads):
     v = int(values[np.argmax(counts)])
     where = [int(t) for t in np.flatnonzero(ids == v)]
     terms = " + ".join(format_compact(grads["pos_emb"][t, 0]) for t in where)
-    return (f"Id {v} occurs at positions {', '.join(f't{t}' for t in where)}, so dtok_emb[{v}] adds those rows of "
-            f"dpos_emb: column j0 is {terms} = {format_number(grads['tok_emb'][v, 0])}.")
+    # dpos_emb[t] sums the stream's gradient at t over the batch; with the one sequence here it is that gradient
+    return (f"Id {v} occurs at positions {', '.join(f't{t}' for t in where)}, so dtok_emb[{v}] adds the stream's "
+            f"gradients there; with one sequence those are rows of dpos_emb: column j0 is {terms} = "
+            f"{format_number(grads['tok_emb'][v, 0])}.")
 
 
 def _parameter_note(params, config):

@@ -19,19 +19,19 @@ def _loss(x, gamma, dy):
 
 def _first_entry(x, gamma, ms, y):
     squares = " + ".join(f"{format_compact(v)}²" for v in x[0])
-    return (f"Row 1: ms = ({squares}) / {x.shape[1]} = {format_compact(ms[0])}; column 1 of y: "
+    return (f"Row t0: ms = ({squares}) / {x.shape[1]} = {format_compact(ms[0])}; y[t0, i0] = "
             f"{format_compact(gamma[0])} × {format_compact(x[0, 0])} / √({format_compact(ms[0])} + {EPS:g}) "
             f"= {format_number(y[0, 0])}")
 
 
 def _shift_picture(x, gamma):
-    """Entry 1 of each norm's output as the same amount c is added to every entry of row 1: LayerNorm is blind to
+    """Entry i0 of each norm's output as the same amount c is added to every entry of row t0: LayerNorm is blind to
     the shift (the mean absorbs it), RMSNorm is not."""
     shifted = x[0] + SHIFTS[:, None]  # (S, d)
     rms_y, _ = norms.rmsnorm_forward(shifted, gamma, EPS)  # (S, d)
     ln_y, _ = norms.layernorm_forward(shifted, gamma, np.zeros_like(gamma), EPS)  # (S, d)
     return line_chart([("RMSNorm", SHIFTS, rms_y[:, 0]), ("LayerNorm", SHIFTS, ln_y[:, 0])],
-                      x_label="c, added to every entry of row 1", y_label="entry 1 of y")
+                      x_label="c, added to every entry of row t0", y_label="y[t0, i0]")
 
 
 def compute(x, gamma, dy):
@@ -69,7 +69,7 @@ def compute(x, gamma, dy):
             Block("dgamma", "dgamma = (dy * x_hat).sum(axis=0)", dgamma, ("d",), "backward"),
         ),
         arithmetic=_first_entry(x, gamma, ms, y), gradient_gap=gap, notes=notes,
-        plots=(("Row 1 shifted by c: what each norm outputs for its first entry", _shift_picture(x, gamma)),))
+        plots=(("Row t0 shifted by c: what each norm outputs for its entry i0", _shift_picture(x, gamma)),))
 
 
 KIND = Kind(

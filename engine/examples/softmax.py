@@ -29,7 +29,7 @@ def compute(x, dp):
     total = e.sum(axis=-1)  # (T,)
     weighted = (dp * p).sum(axis=-1)  # (T,) the sum the backward subtracts from dp
     gap = layer_check(softmax.softmax_forward, {"x": x}, dp, {"x": dx})
-    arithmetic = (f"Row 1, column 1 of p: exp({format_compact(x[0, 0])} - {format_compact(row_max[0])}) / "
+    arithmetic = (f"p[t0, j0] = exp({format_compact(x[0, 0])} - {format_compact(row_max[0])}) / "
                   f"{format_number(total[0])} = {format_number(e[0, 0])} / {format_number(total[0])} = "
                   f"{format_number(p[0, 0])}")
     labels = [f"p{j}" for j in range(x.shape[1])]
@@ -50,7 +50,7 @@ def compute(x, dp):
         gradient_gap=gap,
         notes=("Each row of p adds up to 1 and each row of dx adds up to 0. The naive softmax breaks (nan) as soon "
                f"as a score passes {format_compact(EXP_OVERFLOW, 1)}, where exp overflows float64.",),
-        plots=(("Jacobian of row 1: d p_i / d x_j = p_i (δ_ij − p_j)",
+        plots=(("Jacobian of row t0: d p_i / d x_j = p_i (δ_ij − p_j)",
                 heat_map(jacobian(p[0]), labels, [f"x{j}" for j in range(x.shape[1])],
                          "Jacobian of the first row's softmax")),),
     )

@@ -1,4 +1,4 @@
-"""The worked examples of the seed documents, reproduced with their published (hand-computed) numbers."""
+"""The worked examples of the source documents, reproduced with their published (hand-computed) numbers."""
 import numpy as np
 import pytest
 
@@ -17,7 +17,7 @@ def test_embedding_backward_accumulates_repeated_ids():
     upstream = np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])
     dE = embedding.embedding_backward(upstream, cache)
     np.testing.assert_array_equal(dE, [[2, 2], [0, 0], [4, 4]])  # row 2 = [1, 1] + [3, 3]
-    # The bug the seed warns about: fancy-index += keeps only the last write for a repeated id.
+    # The bug the source documents warn about: fancy-index += keeps only the last write for a repeated id.
     buggy = np.zeros_like(E)
     buggy[np.array([2, 0, 2])] += upstream
     np.testing.assert_array_equal(buggy[2], [3, 3])
@@ -48,7 +48,7 @@ def test_layernorm_of_2_4_6_8_with_learned_gain_and_bias():
     y, cache = norms.layernorm_forward(x, [1.0, 1.0, 2.0, 2.0], [0.0, 0.0, 1.0, 1.0], eps=1e-5)
     np.testing.assert_allclose(cache["x_hat"], [-1.3416, -0.4472, 0.4472, 1.3416], atol=5e-5)
     np.testing.assert_allclose(y, [-1.3416, -0.4472, 1.8944, 3.6833], atol=5e-5)
-    # dividing by d - 1 instead (the classic mistake) gives the seed's other numbers, which we must not produce
+    # dividing by d - 1 instead (the classic mistake) gives the documents' other numbers, which we must not produce
     unbiased = (x - 5.0) / np.sqrt(20.0 / 3.0 + 1e-5)
     np.testing.assert_allclose(unbiased, [-1.162, -0.387, 0.387, 1.162], atol=5e-4)
     assert not np.allclose(cache["x_hat"], unbiased, atol=1e-2)
@@ -127,7 +127,7 @@ def test_signal_propagation_through_10_relu_layers_of_width_512(weight_std, low,
 
 
 @pytest.mark.parametrize("shape, limit", [((5, 4), 0.8165), ((3, 4), 0.9258), ((4, 4), 0.8660), ((4, 6), 0.7746)])
-def test_xavier_uniform_limits_from_the_seed_table(shape, limit):
+def test_xavier_uniform_limit_is_sqrt_6_over_fan_in_plus_fan_out(shape, limit):
     W = init.xavier_uniform(shape, np.random.default_rng(0))
     assert W.shape == shape and np.abs(W).max() <= limit + 5e-5
     assert np.sqrt(6 / sum(shape)) == pytest.approx(limit, abs=5e-5)
@@ -136,7 +136,7 @@ def test_xavier_uniform_limits_from_the_seed_table(shape, limit):
 def test_xavier_and_he_spreads():
     rng = np.random.default_rng(0)
     W = init.xavier_uniform((4, 4), rng)
-    assert np.abs(W).max() <= np.sqrt(6 / 8)  # the seed's limit 0.8660 for a 4x4 matrix
+    assert np.abs(W).max() <= np.sqrt(6 / 8)  # the source documents' limit 0.8660 for a 4x4 matrix
     big = init.he_normal((512, 512), rng)
     assert big.std() == pytest.approx(np.sqrt(2 / 512), rel=0.02)
     assert init.xavier_normal((300, 100), rng).std() == pytest.approx(np.sqrt(2 / 400), rel=0.02)

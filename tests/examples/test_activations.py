@@ -57,7 +57,7 @@ def test_arithmetic_line_and_gradient_check():
     result = run("activations", DEFAULTS)
     # By hand: -2 + 0.044715 * (-8) = -2.35772; times 0.797885 = -1.88117; tanh = -0.95462;
     # 0.5 * (-2) * (1 - 0.95462) = -0.04538.
-    assert result["arithmetic"] == ("Row 1, column 1 of the tanh GELU: t = tanh(0.7979 × ((-2) + 0.044715 × (-2)³))"
+    assert result["arithmetic"] == ("The tanh GELU at [t0, f0]: t = tanh(0.7979 × ((-2) + 0.044715 × (-2)³))"
                                     " = -0.9546, and 0.5 × (-2) × (1 + (-0.9546)) = -0.0454")
     assert result["gradcheck"]["ok"] and result["gradcheck"]["gap"] < 1e-8
     assert len(result["plots"]) == 2 and all(p["svg"].startswith("<svg") for p in result["plots"])

@@ -1,4 +1,4 @@
-"""The dropout kind: the seed's worked example, the backward by hand, the mean over many draws, bad input."""
+"""The dropout kind: the source documents' worked example, the backward by hand, the mean over many draws, bad input."""
 import numpy as np
 import pytest
 
@@ -11,9 +11,9 @@ def block(result, name):
     return next(b for b in result["blocks"] if b["name"] == name)["values"]
 
 
-def test_seed_example_p_half_mask_1011():
+def test_p_half_with_mask_1011_doubles_the_kept_entries():
     result = run("dropout", KINDS["dropout"].defaults())
-    # the seed's example: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> y = (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
+    # the worked example: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> y = (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
     assert block(result, "mask") == [[1, 0, 1, 1]]
     assert block(result, "y") == [[2, 0, 2, 2]]
     # backward by hand with dy = (1, 2, 3, 4): the same mask, the same factor 2

@@ -58,7 +58,7 @@ def test_both_gradients_agree_with_an_independent_implementation(defaults, resul
 
 def test_the_arithmetic_line_spells_out_one_entry(result):
     line = result["arithmetic"]
-    assert line.startswith("Row 1, column 1 of dx by central differences: (L(x + h) - L(x - h)) / 2h with h = 1e-05")
+    assert line.startswith("dx[t0, i0] by central differences: (L(x + h) - L(x - h)) / 2h with h = 1e-05")
     numeric, formula = (float(v) for v in re.findall(r"gives (\S+?);", line))
     assert numeric == formula == block(result, "dx")[0, 0].round(4)
 

@@ -53,7 +53,7 @@ def test_relu_is_positively_homogeneous(result):
     np.testing.assert_allclose(log_stds(result, "std_0_01"), log_stds(result, "std_1") - 2 * layers, atol=1e-9)
 
 
-def test_the_seed_experiment_shapes(result):
+def test_the_experiment_shapes(result):
     # std 1 explodes to ~1e12, std 0.01 vanishes to ~1e-8, He stays of order 1, Xavier loses sqrt(2) per layer.
     assert 11.5 < log_stds(result, "std_1")[-1] < 12.5
     assert -8.5 < log_stds(result, "std_0_01")[-1] < -7.5

@@ -1,4 +1,4 @@
-"""Widget kinds: worked numbers from the seeds and by hand, shape-link messages, and the JSON contract."""
+"""Widget kinds: worked numbers from the source documents and by hand, shape-link messages, and the JSON contract."""
 import json
 import subprocess
 import sys
@@ -24,7 +24,7 @@ def test_linear_defaults_give_the_worked_example():
     assert block(result, "dX")["values"] == [[3, -1], [-2, 2]]
     assert block(result, "db")["values"] == [1, 2, 0]
     assert block(result, "Y")["cells"][0] == ["-1.0000", "3.0000", "1.0000"]
-    assert result["arithmetic"] == "Row 1, column 1 of Y: 1 × 1 + 2 × (-1) + 0 = -1.0000"
+    assert result["arithmetic"] == "Y[t0, j0] = 1 × 1 + 2 × (-1) + 0 = -1.0000"
     assert result["gradcheck"]["ok"] and result["gradcheck"]["gap"] < 1e-8
 
 

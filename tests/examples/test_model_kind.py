@@ -66,7 +66,8 @@ def test_repeated_id_row_is_the_sum_of_its_positions(result):
     np.testing.assert_allclose(dtok[0], dpos[0] + dpos[3], atol=2e-4)
     np.testing.assert_allclose(dtok[1], dpos[1], atol=1e-12)
     np.testing.assert_allclose(dtok[2], dpos[2], atol=1e-12)
-    assert "dtok_emb[0] adds those rows of dpos_emb" in result["notes"][1]
+    assert "dtok_emb[0] adds the stream's gradients there; with one sequence those are rows of dpos_emb" \
+        in result["notes"][1]
     unused = run("model", {**DEFAULTS, "vocab_size": 5})
     np.testing.assert_array_equal(values(unused, "dtok_emb")[3:], 0)
 

@@ -1,4 +1,4 @@
-"""The residual kind: the seed's numbers, each depth variant's backward against finite differences, the depth curves."""
+"""The residual kind: the worked numbers, each depth variant's backward against finite differences, the depth curves."""
 import numpy as np
 import pytest
 
@@ -14,7 +14,7 @@ def block(result, name):
 
 def test_gradient_is_one_plus_one_half():
     result = run("residual", KINDS["residual"].defaults())
-    # f(v) = 0.5 v: d sum(v + f(v)) / dv = 1 (skip) + 0.5 (through W) = 1.5, the seed's example
+    # f(v) = 0.5 v: d sum(v + f(v)) / dv = 1 (skip) + 0.5 (through W) = 1.5, the source documents' example
     assert block(result, "dx_skip") == [1, 1]
     assert block(result, "dx_branch") == [0.5, 0.5]
     assert block(result, "dx") == [1.5, 1.5]
@@ -23,7 +23,7 @@ def test_gradient_is_one_plus_one_half():
     assert result["gradcheck"]["ok"]
 
 
-def test_seed_forward_example():
+def test_forward_one_minus_one_plus_a_small_correction():
     # x = [1, -1] and a sub-layer whose output is [0.1, 0.2]: y = [1.1, -0.8]
     result = run("residual", {**KINDS["residual"].defaults(), "W": [[0.1, 0.2], [0, 0]]})
     np.testing.assert_allclose(block(result, "fx"), [0.1, 0.2], atol=1e-15)
@@ -51,7 +51,7 @@ def test_depth_curves():
     for W in weights:
         x = x @ W
     assert signal["plain f(x)"][-1] == pytest.approx(x.std(), rel=1e-12)
-    assert 0.7 ** 12 / 2 < signal["plain f(x)"][-1] < 0.7 ** 12 * 2  # about 0.014, the seed's number
+    assert 0.7 ** 12 / 2 < signal["plain f(x)"][-1] < 0.7 ** 12 * 2  # about 0.014, the source documents' number
     # post-LN renormalises after every layer: std 1 up to eps
     np.testing.assert_allclose(signal["post-LN"][1:], 1, atol=1e-4)
     # pre-LN adds a branch of variance gain^2 per layer: variance about 1 + l * 0.49

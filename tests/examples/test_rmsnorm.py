@@ -1,4 +1,4 @@
-"""Widget kind ``rmsnorm``: the seed's worked row, LayerNorm beside it, and the backward against an independent
+"""Widget kind ``rmsnorm``: the published worked row, LayerNorm beside it, and the backward against an independent
 plain-Python RMSNorm differentiated by central differences."""
 import math
 import re
@@ -36,12 +36,12 @@ def result(defaults):
     return run("rmsnorm", defaults)
 
 
-def test_the_seed_row(result):
+def test_the_worked_row(result):
     # x = (1, 2, 3, 4): squares (1, 4, 9, 16), mean 7.5, RMS about 2.74, y about (0.37, 0.73, 1.10, 1.46).
     assert block(result, "ms")[0] == 7.5
     assert block(result, "rms")[0] == pytest.approx(2.74, abs=0.005)
     np.testing.assert_allclose(block(result, "y")[0], [0.37, 0.73, 1.10, 1.46], atol=0.005)
-    assert result["arithmetic"] == ("Row 1: ms = (1² + 2² + 3² + 4²) / 4 = 7.5; column 1 of y: "
+    assert result["arithmetic"] == ("Row t0: ms = (1² + 2² + 3² + 4²) / 4 = 7.5; y[t0, i0] = "
                                     "1 × 1 / √(7.5 + 1e-05) = 0.3651")
 
 

@@ -38,7 +38,7 @@ def test_defaults_shift_invariance_and_overflow():
     np.testing.assert_allclose(naive["values"][0], expected, atol=1e-15)
     assert naive["values"][1] == [None, None, None] and naive["cells"][1] == ["nan", "nan", "nan"]
     assert result["nonfinite"] == ["naive"]
-    assert result["arithmetic"] == "Row 1, column 1 of p: exp(1 - 3) / 1.5032 = 0.1353 / 1.5032 = 0.0900"
+    assert result["arithmetic"] == "p[t0, j0] = exp(1 - 3) / 1.5032 = 0.1353 / 1.5032 = 0.0900"
 
 
 def test_backward_against_the_full_jacobian():

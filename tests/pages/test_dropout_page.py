@@ -1,4 +1,4 @@
-"""The Dropout page: its inline values and typed answers against the seeds' example, hand arithmetic and sampling."""
+"""The Dropout page: its inline values and typed answers against the worked example, hand arithmetic and sampling."""
 
 import numpy as np
 
@@ -13,8 +13,8 @@ PAGE = page_text("layers/dropout.md")
 SHOWN = shown_texts("layers/dropout.md")
 
 
-def test_inline_values_are_the_seed_example():
-    # the seeds: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
+def test_inline_values_are_the_worked_example():
+    # the worked example: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
     assert SHOWN == ["[1, 0, 1, 1]", "[2, 0, 2, 2]"]
 
 
@@ -53,7 +53,7 @@ def test_the_cited_engine_test_exists():
     assert "def test_dropout_with_a_fixed_mask(" in (REPO / cited).read_text()
 
 
-def test_the_widget_starts_from_the_seed_example():
+def test_the_widget_starts_from_the_worked_example():
     defaults = KINDS["dropout"].defaults()
     assert defaults["x"] == [[1.0, 1.0, 1.0, 1.0]] and defaults["p"] == 0.5 and defaults["seed"] == 9
     assert "a generator seeded\nwith 9 draws" in PAGE

@@ -1,15 +1,28 @@
-"""The Embedding page: its inline values against the seed's worked example (ids [2, 0, 2])."""
-from page_values import shown_texts
+"""The Embedding page: its inline values against the worked example (ids [2, 0, 2]) done by hand."""
+from page_values import REPO, page_text, shown_texts
+
+PAGE = page_text("layers/embedding.md")
 
 SHOWN = shown_texts("layers/embedding.md")
 
 
-def test_the_seed_example_and_the_repeated_id_trap():
+def test_the_worked_example_and_the_repeated_id_trap():
     # E = [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], ids [2, 0, 2] -> rows 2, 0, 2. Upstream [1, 1], [2, 2], [3, 3]:
     # row 0 gets [2, 2], row 1 nothing, row 2 gets [1, 1] + [3, 3] = [4, 4]; `dE[ids] += g` keeps only [3, 3].
     assert SHOWN == [
         "[[0.5, 0.6], [0.1, 0.2], [0.5, 0.6]]",
         "[[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]]",
         "[[2.0, 2.0], [0.0, 0.0], [3.0, 3.0]]",
+        "60",  # the corpus's distinct characters
+        "1920",  # V * d = 60 * 32
         "512",  # T * d = 16 * 32 numbers per sequence
     ]
+
+
+def test_row_sums_and_the_corpus_vocabulary():
+    dE = [[2, 2], [0, 0], [1 + 3, 1 + 3]]
+    upstream = [[1, 1], [2, 2], [3, 3]]
+    assert [sum(row) for row in dE] == [4, 0, 8] and "gives $4$, $0$ and $8$" in PAGE
+    assert sum(map(sum, dE)) == sum(map(sum, upstream)) == 12 and "$2 + 4 + 6$" in PAGE
+    assert len(set((REPO / "engine" / "data" / "sonnets.txt").read_text())) == 60 and "$60 \\cdot 32$" in PAGE
+    assert "65" not in PAGE

@@ -18,7 +18,7 @@ def test_the_precision_table():
     eps64, eps32 = 2.0**-52, 2.0**-23
     expected = [f"{eps64:.1e}", f"{eps64 ** (1 / 3):.0e}", f"{eps64 ** (2 / 3):.0e}",
                 f"{eps32:.1e}", f"{eps32 ** (1 / 3):.0e}", f"{eps32 ** (2 / 3):.0e}"]
-    assert SHOWN == expected
+    assert SHOWN[:6] == expected
     assert SHOWN[1] == "6e-06"  # so h = 1e-5 is near the best step in float64
 
 
@@ -61,3 +61,46 @@ def test_a_plain_sum_hides_a_missing_term():
     R = rng.standard_normal((2, 5))
     assert relative_error(without_variance_term(R), norms.layernorm_backward(R, cache)[0]) > 0.1
     assert "forgets the $\\hat{x}$ term returns 0" in PAGE
+
+
+def _layernorm_rows(x, gamma, beta, eps=1e-5):
+    """LayerNorm written out again, in whatever dtype x has (independent of engine.norms)."""
+    mean = x.mean(axis=-1, keepdims=True)
+    centred = x - mean
+    return centred / np.sqrt((centred * centred).mean(axis=-1, keepdims=True) + x.dtype.type(eps)) * gamma + beta
+
+
+def _central_differences(x, gamma, beta, R, h):
+    grad = np.zeros(x.shape)
+    for index in np.ndindex(x.shape):
+        up, down = x.copy(), x.copy()
+        up[index] += x.dtype.type(h)
+        down[index] -= x.dtype.type(h)
+        grad[index] = (np.sum(_layernorm_rows(up, gamma, beta) * R) - np.sum(_layernorm_rows(down, gamma, beta) * R)) \
+            / (2 * h)
+    return grad
+
+
+def _rel(a, b):
+    return np.linalg.norm(a - b) / (np.linalg.norm(a) + np.linalg.norm(b))
+
+
+def test_float32_numbers_of_the_common_mistake():
+    x64 = np.array([[1.0, -2.0, 0.5], [3.0, 1.0, -1.0]])  # the live check's defaults
+    gamma64, beta64 = np.array([1.5, -0.5, 2.0]), np.array([0.0, 0.1, -0.2])
+    R64 = np.random.default_rng(0).standard_normal(x64.shape)  # the loss weights the live check uses
+    exact = _central_differences(x64, gamma64, beta64, R64, 1e-5)  # float64: good to ~1e-10
+    x32, gamma32, beta32, R32 = (a.astype(np.float32) for a in (x64, gamma64, beta64, R64))
+    at_default = _rel(exact, _central_differences(x32, gamma32, beta32, R32, 1e-5))
+    at_best = _rel(exact, _central_differences(x32, gamma32, beta32, R32, 1e-2))
+    mistake = PAGE[PAGE.index("**Checking in float32.**"):]
+    shown = [float(v) for v in SHOWN[6:9]]
+    # the page's engine numbers agree in order of magnitude with this independent float32 check
+    assert at_default / 3 < shown[0] < at_default * 3 and 1e-3 < shown[0] < 1e-2
+    assert shown[1] < 1e-9  # float64 at the same step
+    assert at_best / 3 < shown[2] < at_best * 3 and shown[2] < 5e-5
+    assert SHOWN[9] == "1e-02"
+    # a 0.1 % error in every entry: |a - 1.001 a| / (|a| + |1.001 a|) = 0.001 / 2.001, about 5e-4
+    assert f"{_rel(exact, 1.001 * exact):.0e}" == "5e-04" and "$5 \\times 10^{-4}$" in mistake
+    assert shown[0] > 3 * 5e-4  # the float32 noise of a correct check is several times the 0.1 % error
+    assert "both land around" not in PAGE

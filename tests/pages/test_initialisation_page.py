@@ -1,4 +1,4 @@
-"""The Initialisation page: the signal-propagation table against the seed's measurements and the variance argument,
+"""The Initialisation page: the signal-propagation table against the published measurements and the variance argument,
 and the numbers typed in its prose and knowledge check."""
 import math
 
@@ -7,11 +7,12 @@ import numpy as np
 from engine import init, model
 from engine.config import GPTConfig
 
-from page_values import page_text, shown_values
+from page_values import REPO, page_text, shown_values
 
 PAGE = page_text("layers/initialisation.md")
 
 SHOWN = shown_values("layers/initialisation.md")
+CORPUS_V = "len(data.build_vocab(data.load_corpus()))"
 
 
 def shown(prefix):
@@ -19,8 +20,8 @@ def shown(prefix):
     return value
 
 
-def test_the_table_reproduces_the_seed_experiment():
-    # Seed 000: 10 layers of width 512 with ReLU: std 1 -> about 8e11, std 0.01 -> about 8e-9, He -> of order 1.
+def test_the_table_reproduces_the_published_experiment():
+    # The published experiment, 10 layers of width 512 with ReLU: std 1 -> ~8e11, std 0.01 -> ~8e-9, He -> order 1.
     assert shown("init.signal_propagation(1.0)") == "8.0e+11"
     assert shown("init.signal_propagation(0.01)") == "8.0e-09"
     assert 0.5 < float(shown('init.signal_propagation("he")')) < 1.3
@@ -38,14 +39,44 @@ def test_the_per_layer_factors_in_the_prose():
 
 
 def test_the_measured_stds_of_init_params():
-    config = GPTConfig(vocab_size=65)
+    vocab = sorted(set((REPO / "engine" / "data" / "sonnets.txt").read_text()))  # the corpus's distinct characters
+    assert len(vocab) == 60 and SHOWN["len(data.build_vocab(data.load_corpus()))"] == "60"
+    config = GPTConfig(vocab_size=60)
     params = model.init_params(config)
     assert config.num_layers == 2
-    assert math.isclose(float(shown('model.init_params(config.GPTConfig(vocab_size=65))["b0.wq"]')), 0.02,
+    assert math.isclose(float(shown(f'model.init_params(config.GPTConfig(vocab_size={CORPUS_V}))["b0.wq"]')), 0.02,
                         rel_tol=0.05)
     for name in ("b0.wo", "b0.ff2_w"):
         assert math.isclose(params[name].std(), 0.02 / math.sqrt(2 * 2), rel_tol=0.05), name
-    assert shown('model.init_params(config.GPTConfig(vocab_size=65))["b0.bq"]') == "0.0"
+    # biases start at exactly 0 and gains at exactly 1: min and max, not a std that is 0 for any constant
+    assert shown(f'(model.init_params(config.GPTConfig(vocab_size={CORPUS_V}))["b0.bq"].min()') == "[0, 0]"
+    assert shown(f'(model.init_params(config.GPTConfig(vocab_size={CORPUS_V}))["b0.ln1_g"].min()') == "[1, 1]"
+    assert "65" not in PAGE
+
+
+def relu_stack_output(weight_std, seed, layers=10, width=512, samples=1000):
+    """The experiment written out independently: N(0, 1) inputs, then `layers` x (random matrix, ReLU)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((samples, width))
+    for _ in range(layers):
+        x = np.maximum(x @ rng.normal(0.0, weight_std, size=(width, width)), 0.0)
+    return x
+
+
+def test_he_row_std_against_mean_square_and_its_spread_over_seeds():
+    outputs = [relu_stack_output(math.sqrt(2 / 512), seed) for seed in range(5)]
+    stds = [x.std() for x in outputs]
+    assert f"{min(stds):.2f}" == shown('min(init.signal_propagation("he", seed=s)')
+    assert f"{max(stds):.2f}" == shown('max(init.signal_propagation("he", seed=s)')
+    assert (shown('min(init.signal_propagation("he", seed=s)'), shown('max(init.signal_propagation("he", seed=s)')) \
+        == ("0.72", "0.95")
+    # ReLU of N(0, 2): mean square 1, mean sqrt(2) / sqrt(2 pi) = 1 / sqrt(pi), std sqrt(1 - 1/pi)
+    z = np.random.default_rng(7).normal(0.0, math.sqrt(2.0), 2_000_000)
+    relu = np.maximum(z, 0.0)
+    assert math.isclose((relu**2).mean(), 1.0, rel_tol=0.01)
+    assert math.isclose(relu.mean(), 1 / math.sqrt(math.pi), rel_tol=0.01)
+    assert f"{math.sqrt(1 - 1 / math.pi):.2f}" == "0.83" and "\\sqrt{1 - 1/\\pi} \\approx 0.83" in PAGE
+    assert f"{1 / math.sqrt(math.pi):.2f}" == "0.56" and "1/\\sqrt{\\pi} \\approx 0.56" in PAGE
 
 
 def test_knowledge_check_answers():

@@ -1,24 +1,26 @@
-"""The LayerNorm page: its inline values against the seeds' worked numbers and a backward worked by hand."""
+"""The LayerNorm page: its inline values against the source documents' worked numbers and a backward worked by hand."""
 import math
 
-from page_values import shown_texts
+from page_values import shown_after
 
-SHOWN = shown_texts("layers/layernorm.md")
+PAGE = "layers/layernorm.md"
 
 
-def test_the_seed_examples():
+def test_the_worked_examples():
     # (1, 2, 3, 4): mean 2.5, deviations (-1.5, -0.5, 0.5, 1.5), biased variance 1.25; x_hat = dev / sqrt(1.25)
-    # = (-1.3416, -0.4472, 0.4472, 1.3416); gamma 2, beta 1 -> (-1.6833, 0.1056, 1.8944, 3.6833) ~ the seed's
+    # = (-1.3416, -0.4472, 0.4472, 1.3416); gamma 2, beta 1 -> (-1.6833, 0.1056, 1.8944, 3.6833) ~ the source documents'
     # (-1.68, 0.11, 1.89, 3.68). (2, 4, 6, 8): mean 5, variance (9 + 1 + 1 + 9) / 4 = 5, same x_hat; gamma
     # (1, 1, 2, 2), beta (0, 0, 1, 1) -> (-1.3416, -0.4472, 1.8944, 3.6833); dividing by d - 1 = 3 instead gives
-    # the seed's wrong (-1.162, -0.387, 0.387, 1.162).
-    assert SHOWN[:9] == [
-        "2.5", "1.25", "[-1.3416, -0.4472, 0.4472, 1.3416]", "[-1.6833, 0.1056, 1.8944, 3.6833]",
+    # the source documents' wrong (-1.162, -0.387, 0.387, 1.162).
+    first = shown_after(PAGE, "Take $x = (1, 2, 3, 4)$", 4)
+    assert first == ["2.5", "1.25", "[-1.3416, -0.4472, 0.4472, 1.3416]", "[-1.6833, 0.1056, 1.8944, 3.6833]"]
+    second = shown_after(PAGE, "Now $x = (2, 4, 6, 8)$", 9)
+    assert [second[0], second[2], second[4], second[7], second[8]] == [
         "5.0", "5.0", "[-1.3416, -0.4472, 0.4472, 1.3416]", "[-1.3416, -0.4472, 1.8944, 3.6833]",
         "[-1.162, -0.387, 0.387, 1.162]",
     ]
     seed_rounded = [-1.68, 0.11, 1.89, 3.68]
-    shown = [float(v) for v in SHOWN[3].strip("[]").split(", ")]
+    shown = [float(v) for v in first[3].strip("[]").split(", ")]
     assert all(abs(a - b) <= 0.005 for a, b in zip(shown, seed_rounded))
 
 
@@ -27,10 +29,11 @@ def test_the_backward_of_one_upstream_entry():
     # dev_i * dev_0 / 1.25 = (1.8, 0.6, -0.6, -1.8), so dx = (g - 1/4 - (0.45, 0.15, -0.15, -0.45)) / sqrt(1.25 + eps)
     rstd = 1 / math.sqrt(1.25 + 1e-5)
     by_hand = [v * rstd for v in (0.3, -0.4, -0.1, 0.2)]
-    assert SHOWN[9] == "[" + ", ".join(f"{v:.4f}" for v in by_hand) + "]"
-    assert SHOWN[10] == "0.0000"  # the entries of dx sum to zero
+    shown = shown_after(PAGE, "For the backward, send", 2)
+    assert shown[0] == "[" + ", ".join(f"{v:.4f}" for v in by_hand) + "]"
+    assert shown[1] == "0.0000"  # the entries of dx sum to zero
 
 
 def test_the_parameter_count_of_the_default_model():
     # two LayerNorms per block and one final, each 2d: (2 * 2 + 1) * 2 * 32 = 320
-    assert SHOWN[11] == "320"
+    assert shown_after(PAGE, "The engine's `norms.layernorm_param_count(2, 32)` gives", 1) == ["320"]

@@ -1,4 +1,4 @@
-"""The Linear page: its inline values are the seed's worked example, multiplied out by hand."""
+"""The Linear page: its inline values are the source documents' worked example, multiplied out by hand."""
 from page_values import shown_texts
 
 SHOWN = shown_texts("layers/linear.md")

@@ -15,8 +15,30 @@ SHOWN = shown_texts("layers/residual.md")
 def test_inline_values_match_hand_calculations():
     ln_params = 12 * 2 * (2 * 768) + 2 * 768  # GPT-2 small: two norms per block, one final, 2 d each
     assert ln_params == 38_400
-    assert SHOWN == ["38,400", "[1.1, -0.8]", f"{0.7 ** 12:.3f}"]
-    assert SHOWN[2] == "0.014"  # the seed's "0.014 of the signal after 12 layers"
+    assert SHOWN == ["38,400", "[1.1, -0.8]", "[0.1, 0.1]", "[0.5, -0.5]", "[1.5, -1.5]", f"{0.7 ** 12:.3f}"]
+    assert SHOWN[5] == "0.014"  # 0.7^12 = 0.0138...: the signal left after 12 layers of gain 0.7
+
+
+def test_the_identity_term_is_not_a_lower_bound():
+    # f(v) = v W with W = -0.9 I: skip 1 plus branch -0.9 = 0.1 per entry, below the identity's 1
+    assert SHOWN[2] == "[0.1, 0.1]" and "$W = -0.9\\,I$" in PAGE
+    assert 1 - 0.05 == 0.95 and "($-0.05\\,I$ gives\n$0.95\\,I$)" in PAGE
+    assert "never falls below" not in PAGE and "that floor is" not in PAGE
+
+
+def test_the_widget_starts_from_the_numbers_the_prose_names():
+    defaults = KINDS["residual"].defaults()
+    x, W = np.array(defaults["x"], float), np.array(defaults["W"], float)
+    assert (x.tolist(), W.tolist(), defaults["dy"]) == ([1, -1], [[0.5, 0], [0, 0.5]], [1, 1])
+    fx = [1 * 0.5 + -1 * 0, 1 * 0 + -1 * 0.5]  # x W by hand
+    assert SHOWN[3] == "[0.5, -0.5]" and fx == [0.5, -0.5]
+    assert SHOWN[4] == "[1.5, -1.5]"  # x + f(x)
+    assert "$x = [1, -1]$, $W = 0.5\\,I$ and\n$dy = (1, 1)$" in PAGE
+
+
+def test_the_layernorm_count_links_to_its_anchor():
+    assert "(layernorm.md#gpt2-small-layernorm-parameters)" in PAGE
+    assert "{ #gpt2-small-layernorm-parameters }" in page_text("layers/layernorm.md")
 
 
 def test_gradient_one_and_a_half():

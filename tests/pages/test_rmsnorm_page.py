@@ -13,8 +13,8 @@ PAGE = page_text("layers/rmsnorm.md")
 SHOWN = shown_texts("layers/rmsnorm.md")
 
 
-def test_the_seed_example():
-    # (1, 2, 3, 4): squares average to 7.5, RMS = sqrt(7.5) ~ 2.74, y ~ (0.37, 0.73, 1.10, 1.46) (seed 000).
+def test_the_worked_example():
+    # (1, 2, 3, 4): squares average to 7.5, RMS = sqrt(7.5) ~ 2.74, y ~ (0.37, 0.73, 1.10, 1.46).
     assert SHOWN[:3] == ["7.5", f"{math.sqrt(7.5):.2f}", "[0.37, 0.73, 1.10, 1.46]"]
     # LayerNorm of the same row: (x - 2.5) / sqrt(1.25).
     assert SHOWN[3] == "[" + ", ".join(f"{(v - 2.5) / math.sqrt(1.25):.2f}" for v in (1, 2, 3, 4)) + "]"
@@ -27,6 +27,10 @@ def test_knowledge_check_answers():
     y, _ = norms.layernorm_forward(np.array([3.0, 4.0]), np.ones(2), np.zeros(2), eps=0)
     np.testing.assert_allclose(y, [-1, 1])
     assert "$y = (-1, 1)$" in PAGE
+    # LayerNorm also removes the spread: (3, 4) and (30, 40) give the same output, so "only its spread is kept" is false
+    y_big, _ = norms.layernorm_forward(np.array([30.0, 40.0]), np.ones(2), np.zeros(2), eps=0)
+    np.testing.assert_allclose(y_big, y)
+    assert "only its spread is kept" not in PAGE and "discards both the offset and the spread" in PAGE
     # Parameter counts: (2L + 1) d gains against twice that with LayerNorm, for L = 2, d = 32.
     config = GPTConfig(vocab_size=10)
     assert (config.num_layers, config.emb_dim) == (2, 32)

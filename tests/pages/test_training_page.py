@@ -26,18 +26,18 @@ def test_schedule_and_optimiser_defaults():
     assert SHOWN[3] == "0.1"  # eta_min / eta_max
     assert optim.learning_rate(10**6, 1.0, 10, 100) == 0.1  # far past the end: the floor
     assert optim.learning_rate(0, 1.0, 10, 100) == 0.1  # first warm-up step: 1/W, not 0
-    assert SHOWN[4:7] == ["[0.9, 0.95]", "1e-08", "0.1"]
+    assert SHOWN[4:8] == ["0.9", "0.95", "1e-08", "0.1"]  # two plain numbers, never a Python list
 
 
 def test_command_line_defaults():
     settings = train.TrainSettings()
-    assert SHOWN[7:14] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
+    assert SHOWN[8:15] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
     assert (settings.steps, settings.batch_size, settings.lr, settings.warmup_steps, settings.grad_clip,
             settings.eval_every, settings.checkpoint_every) == (2000, 16, 0.003, 100, 1.0, 200, 500)
 
 
 def test_knowledge_check_predictions_per_step():
-    assert SHOWN[14:17] == ["16", "16", "256"]
+    assert SHOWN[15:18] == ["16", "16", "256"]
 
 
 def test_knowledge_check_clipping():
@@ -58,8 +58,8 @@ def test_knowledge_check_first_adamw_step_moves_by_the_learning_rate():
 
 
 def test_knowledge_check_top_k_and_temperature():
-    assert SHOWN[17] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
-    assert len(SHOWN) == 18
+    assert SHOWN[18] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
+    assert len(SHOWN) == 19
 
 
 def test_typed_description_of_the_widgets():

@@ -36,7 +36,7 @@ def test_every_inline_value_matches_cpython(built_site):
 
 
 def test_the_worked_numbers_of_the_three_layer_pages(built_site):
-    """Spot checks against the seeds' hand-worked numbers, independent of the page's own expressions."""
+    """Spot checks against the source documents' hand-worked numbers, independent of the page's own expressions."""
     layernorm = unescape((built_site / "layers" / "layernorm" / "index.html").read_text())
     assert "[-1.6833, 0.1056, 1.8944, 3.6833]" in layernorm  # x = (1,2,3,4), gamma 2, beta 1
     assert "[-1.3416, -0.4472, 0.4472, 1.3416]" in layernorm  # x = [2,4,6,8] normalised
