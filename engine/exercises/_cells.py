@@ -48,6 +48,8 @@ def named(name, value, decimals=4):
         _, suffix = matrix(value)
         label = f"{name}{suffix} (the first matrix of shape {np.shape(value)})" if suffix else name
         return {"name": label, "cells": grid(value, decimals)}
+    if isinstance(value, (tuple, str)):
+        return {"name": name, "cells": [[repr(value)]]}
     kind = "a function" if callable(value) else f"a {type(value).__module__}.{type(value).__name__}"
     return {"name": name, "cells": [[kind]]}
 

@@ -8,6 +8,7 @@ it raises is reported with the line in *its* source, never the grader's tracebac
 import builtins
 import contextlib
 import io
+import warnings
 
 import numpy as np
 
@@ -39,7 +40,9 @@ def grade(exercise, source):
     result = {"passed": False, "checks": [], "failure": None, "error": None, "figure": None, "output": ""}
     checks = result["checks"]
     printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
+    # NumPy's overflow warnings would be errors under some test settings; the values (inf, nan) tell the story.
+    with contextlib.redirect_stdout(printed), warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
         check = f"your code runs and defines `{exercise.FUNCTION}`"
         try:
             namespace = _define(exercise, source)
@@ -120,18 +123,29 @@ def _inputs_shown(inputs):
     return [_cells.named(name, value) for name, value in inputs.items()]
 
 
-def _call(function, inputs, source, where):
+def _call(exercise, function, case, inputs, source):
+    shown = _inputs_shown(inputs)  # before the call: the function may write into its inputs
     try:
-        return function(*inputs.values())
+        return function(*inputs.values()), shown
     except (Exception, SystemExit) as error:
-        raise _Stop(f"`{function.__name__}` raised {type(error).__name__} on {where}.",
-                    _inputs_shown(inputs), error=_learner_error(error, source)) from None
+        raise _Stop(f"`{function.__name__}` raised {type(error).__name__} on {case.label}.", shown,
+                    hint=_matching_hint(exercise, case, lambda wrong: _raises(wrong, type(error))),
+                    error=_learner_error(error, source)) from None
+
+
+def _raises(function, error_type):
+    try:
+        function()
+    except error_type:
+        return True
+    except Exception:  # noqa: BLE001 - another error is another mistake
+        return False
+    return False
 
 
 def _check_case(exercise, function, case, expected, source):
-    inputs = case.make()
-    shown = _inputs_shown(inputs)  # before the call: the learner's function may write into its inputs
-    got = _learner_outputs(exercise, _call(function, inputs, source, case.label), shown)
+    returned, shown = _call(exercise, function, case, case.make(), source)
+    got = _learner_outputs(exercise, returned, shown)
     for index, (name, want, have) in enumerate(zip(exercise.OUTPUTS, expected, got)):
         if have.shape != want.shape:
             message = f"On {case.label}, `{name}` has shape {have.shape} but should have shape {want.shape}."
@@ -142,7 +156,8 @@ def _check_case(exercise, function, case, expected, source):
             message = f"On {case.label}, `{name}` is wrong in {wrong} of {want.size} entries."
         else:
             continue
-        raise _Stop(message, shown, _cells.comparison(name, want, have), _matching_hint(exercise, case, index, have))
+        raise _Stop(message, shown, _cells.comparison(name, want, have),
+                    _matching_hint(exercise, case, lambda wrong: _same_output(wrong, index, have)))
 
 
 def _same_kind(have, want):
@@ -194,16 +209,22 @@ def _describe(value):
     return f"a value of type {type(value).__name__}"
 
 
-def _matching_hint(exercise, case, index, got):
-    """The hint of the known mistake whose output equals the learner's on this case, if one does."""
+def _matching_hint(exercise, case, matches):
+    """The hint of the first known mistake that ``matches``: called with a function running it on this case."""
     for mistake in getattr(exercise, "MISTAKES", ()):
-        try:
-            wrong = _outputs(exercise, _mistake_function(exercise, mistake)(*case.make().values()))[index]
-        except Exception:  # noqa: BLE001 - a mistake that cannot run on this case simply does not match it
-            continue
-        if wrong.shape == got.shape and _cells.close(got, wrong).all():
+        wrong = _mistake_function(exercise, mistake)
+        if matches(lambda: _outputs(exercise, wrong(*case.make().values()))):
             return mistake.hint
     return None
+
+
+def _same_output(run_mistake, index, got):
+    """Does the mistake, run on the case, return the learner's value for output ``index``?"""
+    try:
+        wrong = run_mistake()[index]
+    except Exception:  # noqa: BLE001 - a mistake that cannot run on this case does not match it
+        return False
+    return wrong.shape == got.shape and bool(_cells.close(got, wrong).all())
 
 
 def _mistake_function(exercise, mistake):
@@ -222,12 +243,13 @@ def _check_gradients(exercise, namespace, backward, case, source):
     if not callable(forward):
         raise _Stop(f"Your code no longer defines `{spec.forward}`, which the gradient check differentiates.")
     inputs = case.make()
-    shown = _inputs_shown(inputs)
-    analytic = _learner_outputs(exercise, _call(backward, dict(inputs), source, case.label), shown)
+    returned, shown = _call(exercise, backward, case, dict(inputs), source)
+    analytic = _learner_outputs(exercise, returned, shown)
 
     def loss():
         out = forward(*(inputs[name] for name in spec.args))
-        return float(np.sum(np.asarray(out[0] if isinstance(out, tuple) else out) * inputs[spec.upstream]))
+        out = np.asarray(out[0] if isinstance(out, tuple) else out)
+        return float(np.sum(out if spec.upstream is None else out * inputs[spec.upstream]))
 
     for name, gradient in zip(spec.wrt, analytic):
         inputs[name] = np.array(inputs[name], dtype=np.float64)

@@ -37,7 +37,7 @@ class Gradcheck(NamedTuple):
     forward: str                # the forward's name in the learner's code
     args: tuple[str, ...]       # case inputs passed to it, in order
     wrt: tuple[str, ...]        # the inputs whose gradients the backward returns, in its order
-    upstream: str               # the case input holding the upstream gradient
+    upstream: str | None        # the case input holding the upstream gradient; None for a scalar loss
 
 
 def _as_input(value):
