@@ -69,3 +69,8 @@ def normal(*shape, scale=1.0):
 def integers(high, *shape):
     """A draw of integer ids in ``[0, high)``, for :func:`random_case`."""
     return lambda rng: rng.integers(0, high, size=shape)
+
+
+def generator():
+    """The case's own seeded ``numpy.random.Generator`` as an input, for functions that draw random numbers."""
+    return lambda rng: rng
