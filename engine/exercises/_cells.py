@@ -50,7 +50,7 @@ def named(name, value, decimals=4):
         return {"name": label, "cells": grid(value, decimals)}
     if isinstance(value, (tuple, str)):
         return {"name": name, "cells": [[repr(value)]]}
-    kind = "a function" if callable(value) else f"a {type(value).__module__}.{type(value).__name__}"
+    kind = "a function" if callable(value) else f"a {type(value).__name__}"
     return {"name": name, "cells": [[kind]]}
 
 
