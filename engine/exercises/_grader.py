@@ -14,6 +14,7 @@ import numpy as np
 
 from ..gradcheck import numerical_gradient, relative_error
 from . import _cells
+from ._guard import restoring_modules
 
 LEARNER_FILE = "<your code>"
 MAX_OUTPUT = 2000  # characters of print() output passed back
@@ -41,7 +42,8 @@ def grade(exercise, source):
     checks = result["checks"]
     printed = io.StringIO()
     # NumPy's overflow warnings would be errors under some test settings; the values (inf, nan) tell the story.
-    with contextlib.redirect_stdout(printed), warnings.catch_warnings(), np.errstate(all="ignore"):
+    with (restoring_modules(), contextlib.redirect_stdout(printed), warnings.catch_warnings(),
+          np.errstate(all="ignore")):
         warnings.simplefilter("ignore")
         check = f"your code runs and defines `{exercise.FUNCTION}`"
         try:
@@ -119,16 +121,17 @@ def _source_line(source, line):
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-def _inputs_shown(inputs):
-    return [_cells.named(name, value) for name, value in inputs.items()]
+def _shown(case):
+    """The case's inputs as the feedback shows them: made afresh, as the learner's function may have written
+    into the ones it was given."""
+    return [_cells.named(name, value) for name, value in case.make().items()]
 
 
 def _call(exercise, function, case, inputs, source):
-    shown = _inputs_shown(inputs)  # before the call: the function may write into its inputs
     try:
-        return function(*inputs.values()), shown
+        return function(*inputs.values())
     except (Exception, SystemExit) as error:
-        raise _Stop(f"`{function.__name__}` raised {type(error).__name__} on {case.label}.", shown,
+        raise _Stop(f"`{function.__name__}` raised {type(error).__name__} on {case.label}.", _shown(case),
                     hint=_matching_hint(exercise, case, lambda wrong: _raises(wrong, type(error))),
                     error=_learner_error(error, source)) from None
 
@@ -144,8 +147,7 @@ def _raises(function, error_type):
 
 
 def _check_case(exercise, function, case, expected, source):
-    returned, shown = _call(exercise, function, case, case.make(), source)
-    got = _learner_outputs(exercise, returned, shown)
+    got = _learner_outputs(exercise, _call(exercise, function, case, case.make(), source), case)
     for index, (name, want, have) in enumerate(zip(exercise.OUTPUTS, expected, got)):
         if have.shape != want.shape:
             message = f"On {case.label}, `{name}` has shape {have.shape} but should have shape {want.shape}."
@@ -156,7 +158,7 @@ def _check_case(exercise, function, case, expected, source):
             message = f"On {case.label}, `{name}` is wrong in {wrong} of {want.size} entries."
         else:
             continue
-        raise _Stop(message, shown, _cells.comparison(name, want, have),
+        raise _Stop(message, _shown(case), _cells.comparison(name, want, have),
                     _matching_hint(exercise, case, lambda wrong: _same_output(wrong, index, have)))
 
 
@@ -167,27 +169,27 @@ def _same_kind(have, want):
     return have.dtype == want.dtype
 
 
-def _learner_outputs(exercise, value, shown):
+def _learner_outputs(exercise, value, case):
     """The learner's return value as a tuple of arrays, or stop saying what came back instead."""
     names = exercise.OUTPUTS
     listed = ", ".join(f"`{n}`" for n in names)
     if len(names) == 1:
         if isinstance(value, (tuple, list)) and len(value) != 0 and not _is_numeric(value):
             raise _Stop(f"`{exercise.FUNCTION}` returned {_describe(value)}; it should return one array, {listed}.",
-                        shown)
+                        _shown(case))
         values = (value,)
     elif not isinstance(value, (tuple, list)) or len(value) != len(names):
         raise _Stop(f"`{exercise.FUNCTION}` should return {len(names)} values ({listed}), but it returned "
-                    f"{_describe(value)}.", shown)
+                    f"{_describe(value)}.", _shown(case))
     else:
         values = tuple(value)
     arrays = []
     for name, item in zip(names, values):
         if item is None:
-            raise _Stop(f"`{exercise.FUNCTION}` returned None for `{name}`; did you forget a `return`?", shown)
+            raise _Stop(f"`{exercise.FUNCTION}` returned None for `{name}`; did you forget a `return`?", _shown(case))
         array = np.asarray(item) if _is_numeric(item) else None
         if array is None:
-            raise _Stop(f"`{name}` should be a NumPy array of numbers, but it is {_describe(item)}.", shown)
+            raise _Stop(f"`{name}` should be a NumPy array of numbers, but it is {_describe(item)}.", _shown(case))
         arrays.append(array)
     return tuple(arrays)
 
@@ -243,8 +245,7 @@ def _check_gradients(exercise, namespace, backward, case, source):
     if not callable(forward):
         raise _Stop(f"Your code no longer defines `{spec.forward}`, which the gradient check differentiates.")
     inputs = case.make()
-    returned, shown = _call(exercise, backward, case, dict(inputs), source)
-    analytic = _learner_outputs(exercise, returned, shown)
+    analytic = _learner_outputs(exercise, _call(exercise, backward, case, dict(inputs), source), case)
 
     def loss():
         out = forward(*(inputs[name] for name in spec.args))
@@ -257,14 +258,14 @@ def _check_gradients(exercise, namespace, backward, case, source):
             numerical = numerical_gradient(loss, inputs[name])
         except (Exception, SystemExit) as error:
             raise _Stop(f"`{spec.forward}` raised {type(error).__name__} while the gradient check ran it on "
-                        f"{case.label}.", shown, error=_learner_error(error, source)) from None
+                        f"{case.label}.", _shown(case), error=_learner_error(error, source)) from None
         error = relative_error(gradient, numerical)
         if not error < GRADCHECK_TOLERANCE:
             wrong = ~np.isclose(gradient, numerical, rtol=1e-5, atol=1e-7)
             expected, got, _ = _cells.comparison(f"d{name}", numerical, gradient)
             raise _Stop(f"Your gradient for `{name}` does not agree with central differences of your "
                         f"`{spec.forward}`: relative error {error:.1e}, it should be below 1e-6.",
-                        shown, (expected, got, _cells.matrix(wrong)[0].tolist()))
+                        _shown(case), (expected, got, _cells.matrix(wrong)[0].tolist()))
 
 
 def _figure(exercise, function):

@@ -51,6 +51,7 @@ def reference(scores):
 
 
 CASES = (
-    case("the 3×3 scores [[1, 2, 3], [0, 0, 0], [3, 2, 1]]", scores=[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [3.0, 2.0, 1.0]]),
+    case("the 3×3 scores [[1, 2, 3], [0, 0, 0], [3, 2, 1]]",
+         scores=[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [3.0, 2.0, 1.0]]),
     random_case("random scores of shape (2, 2, 5, 5)", seed=20, scores=normal(2, 2, 5, 5, scale=2.0)),
 )

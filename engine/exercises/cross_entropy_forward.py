@@ -53,7 +53,8 @@ def reference(logits, targets):
 CASES = (
     case("logits [[2, 1, 0], [0, 0, 0]] with targets [0, 2]", logits=[[2.0, 1.0, 0.0], [0.0, 0.0, 0.0]],
          targets=np.array([0, 2])),
-    random_case("random logits (2, 3, 5) with targets (2, 3)", seed=28, logits=normal(2, 3, 5), targets=integers(5, 2, 3)),
-    random_case("logits around 1000 (4 positions, V = 6)", seed=29, logits=lambda rng: 1000 + rng.standard_normal((4, 6)),
-                targets=integers(6, 4)),
+    random_case("random logits (2, 3, 5) with targets (2, 3)", seed=28, logits=normal(2, 3, 5),
+                targets=integers(5, 2, 3)),
+    random_case("logits around 1000 (4 positions, V = 6)", seed=29,
+                logits=lambda rng: 1000 + rng.standard_normal((4, 6)), targets=integers(6, 4)),
 )

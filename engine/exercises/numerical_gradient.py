@@ -66,7 +66,8 @@ def _cubic_case(label, x, weights):
 
 
 CASES = (
-    _cubic_case("f(x) = x0^3 + 2 x1^3 - x2^3 + (x0 + x1 + x2)^2 at x = (1, 2, 3)", [1.0, 2.0, 3.0], np.array([1.0, 2.0, -1.0])),
+    _cubic_case("f(x) = x0^3 + 2 x1^3 - x2^3 + (x0 + x1 + x2)^2 at x = (1, 2, 3)", [1.0, 2.0, 3.0],
+                np.array([1.0, 2.0, -1.0])),
     _cubic_case("f(x) = sum(w * x^3) + (sum x)^2 at a 2×3 x", [[0.5, -1.0, 2.0], [1.5, 0.0, -2.0]],
                 np.array([[1.0, 0.5, 2.0], [-1.0, 3.0, 1.0]])),
 )
