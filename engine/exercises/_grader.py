@@ -173,6 +173,9 @@ def _learner_outputs(exercise, value, case):
     """The learner's return value as a tuple of arrays, or stop saying what came back instead."""
     names = exercise.OUTPUTS
     listed = ", ".join(f"`{n}`" for n in names)
+    if value is None:
+        raise _Stop(f"`{exercise.FUNCTION}` returned None; did you forget a `return`? It should return {listed}.",
+                    _shown(case))
     if len(names) == 1:
         if isinstance(value, (tuple, list)) and len(value) != 0 and not _is_numeric(value):
             raise _Stop(f"`{exercise.FUNCTION}` returned {_describe(value)}; it should return one array, {listed}.",
@@ -185,8 +188,6 @@ def _learner_outputs(exercise, value, case):
         values = tuple(value)
     arrays = []
     for name, item in zip(names, values):
-        if item is None:
-            raise _Stop(f"`{exercise.FUNCTION}` returned None for `{name}`; did you forget a `return`?", _shown(case))
         array = np.asarray(item) if _is_numeric(item) else None
         if array is None:
             raise _Stop(f"`{name}` should be a NumPy array of numbers, but it is {_describe(item)}.", _shown(case))

@@ -1,0 +1,195 @@
+"""What a learner reads: messages word for word, the marked matrices worked by hand, their errors' lines."""
+import numpy as np
+
+import engine
+import engine.norms
+from engine import exercises
+
+LAYERNORM = exercises.get("layernorm-forward")
+
+
+def grade(source, exercise_id="layernorm-forward"):
+    return exercises.grade(exercise_id, source)
+
+
+def test_an_exception_shows_its_type_message_and_the_learners_line():
+    source = ("def layernorm_forward(x, gamma, beta, eps=1e-5):\n"
+              "    mean = x.mean(axis=-1, keepdims=True)\n"
+              "    return gamma * (x - mean) / spread + beta\n")
+    result = grade(source)
+    assert result["error"] == {"type": "NameError", "message": "name 'spread' is not defined", "line": 3,
+                               "code": "return gamma * (x - mean) / spread + beta"}
+    assert result["failure"]["message"] == "`layernorm_forward` raised NameError on a 2×4 input worked by hand."
+    assert result["failure"]["inputs"][0] == {"name": "x", "cells": [["1.0000", "2.0000", "3.0000", "4.0000"],
+                                                                     ["2.0000", "-2.0000", "0.0000", "4.0000"]]}
+    assert "Traceback" not in str(result) and "_grader" not in str(result)
+
+
+def test_an_exception_inside_numpy_points_at_the_learners_call():
+    source = ("def layernorm_forward(x, gamma, beta, eps=1e-5):\n"
+              "    y = x @ gamma[:3]\n"
+              "    return y\n")
+    error = grade(source)["error"]
+    assert error["type"] == "ValueError" and error["line"] == 2 and error["code"] == "y = x @ gamma[:3]"
+
+
+def test_an_exception_while_defining_names_the_line():
+    result = grade("import numpy as np\nscale = 1 / 0\n")
+    assert result["failure"]["message"] == "Your code raised ZeroDivisionError before `layernorm_forward` was called."
+    assert result["error"] == {"type": "ZeroDivisionError", "message": "division by zero", "line": 2,
+                               "code": "scale = 1 / 0"}
+    assert result["checks"] == [{"name": "your code runs and defines `layernorm_forward`", "passed": False}]
+
+
+def test_a_syntax_error():
+    result = grade("def layernorm_forward(x, gamma, beta)\n    return x\n")
+    assert result["failure"]["message"] == "Your code is not valid Python: expected ':' (line 1)."
+    assert result["error"] == {"type": "SyntaxError", "message": "expected ':'", "line": 1,
+                               "code": "def layernorm_forward(x, gamma, beta)"}
+
+
+def test_sys_exit_is_reported_not_obeyed():
+    result = grade("import sys\nsys.exit(3)\n")
+    assert result["error"]["type"] == "SystemExit" and result["error"]["line"] == 2
+
+
+def test_a_missing_function():
+    result = grade("def layer_norm(x, gamma, beta, eps=1e-5):\n    return x\n")
+    assert result["failure"]["message"] == ("Your code does not define a function `layernorm_forward`; keep the "
+                                            "name from the starter.")
+    assert result["error"] is None
+
+
+def test_a_wrong_shape_shows_both_values_unmarked():
+    result = grade("def layernorm_forward(x, gamma, beta, eps=1e-5):\n    return x[0]\n")
+    failure = result["failure"]
+    assert failure["message"] == "On a 2×4 input worked by hand, `y` has shape (4,) but should have shape (2, 4)."
+    assert failure["got"] == {"name": "y", "cells": [["1.0000", "2.0000", "3.0000", "4.0000"]]}
+    assert failure["wrong"] is None
+    # By hand: row (1, 2, 3, 4) has mean 2.5 and variance 1.25, so x_hat = (-1.5, -0.5, 0.5, 1.5) / 1.1180; times 2
+    # plus 1: (-1.6833, 0.1056, 1.8944, 3.6833). Row (2, -2, 0, 4) has mean 1 and variance 5: x_hat = (1, -3, -1,
+    # 3) / 2.2361, y = (1.8944, -1.6833, 0.1056, 3.6833).
+    assert failure["expected"] == {"name": "y", "cells": [["-1.6833", "0.1056", "1.8944", "3.6833"],
+                                                          ["1.8944", "-1.6833", "0.1056", "3.6833"]]}
+
+
+def test_a_wrong_number_of_return_values():
+    result = grade("def layernorm_backward(dy, x, gamma, beta, eps=1e-5):\n    return dy, dy\n",
+                   "layernorm-backward")
+    assert result["failure"]["message"] == ("`layernorm_backward` should return 3 values (`dx`, `dgamma`, "
+                                            "`dbeta`), but it returned a tuple of 2 values.")
+
+
+def test_a_forward_that_returns_a_cache_too():
+    result = grade("def layernorm_forward(x, gamma, beta, eps=1e-5):\n    return x, {'mean': 0}\n")
+    assert result["failure"]["message"] == ("`layernorm_forward` returned a tuple of 2 values; it should return one "
+                                            "array, `y`.")
+
+
+def test_float32_is_a_wrong_dtype():
+    source = LAYERNORM.SOLUTION.replace("return gamma * x_hat + beta", "return (gamma * x_hat + beta).astype(np.float32)")
+    assert grade(source)["failure"]["message"] == ("On a 2×4 input worked by hand, `y` has dtype float32 but should "
+                                                   "have dtype float64.")
+
+
+def test_only_the_wrong_entries_are_marked():
+    source = LAYERNORM.SOLUTION.replace("return gamma * x_hat + beta",
+                                        "y = gamma * x_hat + beta\n    y[1, 2] = 7.0\n    return y")
+    failure = grade(source)["failure"]
+    assert failure["message"] == "On a 2×4 input worked by hand, `y` is wrong in 1 of 8 entries."
+    assert failure["wrong"] == [[False, False, False, False], [False, False, True, False]]
+    assert failure["got"]["cells"][1][2] == "7.0000" and failure["expected"]["cells"][1][2] == "0.1056"
+    assert failure["hint"] is None  # no known mistake writes a 7 there
+
+
+def test_a_small_difference_is_shown_with_enough_digits_to_see_it():
+    eps_outside = LAYERNORM.MISTAKES[1]  # (sqrt(var) + eps): off by about 4e-6 relative
+    failure = grade(eps_outside.source(LAYERNORM.SOLUTION))["failure"]
+    for row_e, row_g, row_w in zip(failure["expected"]["cells"], failure["got"]["cells"], failure["wrong"]):
+        assert all(e != g for e, g, w in zip(row_e, row_g, row_w) if w)
+
+
+def test_unbiased_variance_gets_its_hint():
+    source = LAYERNORM.SOLUTION.replace("var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)",
+                                        "var = np.var(x, axis=-1, ddof=1, keepdims=True)")  # written differently
+    failure = grade(source)["failure"]
+    assert failure["hint"] == LAYERNORM.MISTAKES[0].hint
+
+
+def test_repeated_ids_with_plus_equals_keep_only_the_last_row():
+    exercise = exercises.get("embedding-backward")
+    failure = exercises.grade("embedding-backward", exercise.STARTER)["failure"]
+    # ids [[0, 2, 0], [1, 0, 3]]: id 0 takes dout rows (1, 2), (3, -1) and (10, 1), so its gradient is (14, 2);
+    # `dtable[ids] += dout` keeps one write per id, the last: (10, 1).
+    assert failure["expected"]["cells"] == [["14.0000", "2.0000"], ["-1.0000", "0.0000"], ["0.5000", "0.5000"],
+                                            ["2.0000", "2.0000"]]
+    assert failure["got"]["cells"][0] == ["10.0000", "1.0000"]
+    assert failure["wrong"] == [[True, True], [False, False], [False, False], [False, False]]
+    assert failure["hint"] == exercise.MISTAKES[0].hint
+    assert failure["inputs"][1] == {"name": "ids", "cells": [["0", "2", "0"], ["1", "0", "3"]]}
+    assert failure["inputs"][0]["name"] == "dout[0] (the first matrix of shape (2, 3, 2))"
+
+
+def test_mask_after_softmax_is_recognised():
+    exercise = exercises.get("attention-mask-order")
+    failure = exercises.grade("attention-mask-order", exercise.STARTER)["failure"]
+    assert failure["hint"].startswith("Masking after the softmax zeroes the future")
+    # Row 0 may see only key 0, so its weights are (1, 0, 0); masking afterwards leaves softmax(1, 2, 3)[0] =
+    # 1 / (1 + e + e^2) = 0.0900 there.
+    assert failure["expected"]["cells"][0] == ["1.0000", "0.0000", "0.0000"]
+    assert failure["got"]["cells"][0] == ["0.0900", "0.0000", "0.0000"]
+
+
+def test_missing_inverse_keep_probability_is_recognised():
+    exercise = exercises.get("dropout-forward")
+    result = exercises.grade("dropout-forward", "def dropout_forward(x, p, mask):\n    return np.where(mask, x, 0.0)\n")
+    assert result["failure"]["hint"] == exercise.MISTAKES[0].hint
+    # x row 1 = (1, 2, 3, 4), keep (T, F, T, T), p = 0.25: (1/0.75, 0, 3/0.75, 4/0.75).
+    assert result["failure"]["expected"]["cells"][0] == ["1.3333", "0.0000", "4.0000", "5.3333"]
+
+
+def test_a_backward_that_disagrees_with_the_learners_own_forward():
+    exercise = exercises.get("layernorm-backward")
+    # The backward is right for the true LayerNorm, but this learner's forward uses d - 1: central differences of
+    # *their* forward disagree with their backward.
+    source = exercise.SOLUTION.replace("    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)\n    return gamma",
+                                       "    var = x.var(axis=-1, ddof=1, keepdims=True)\n    return gamma")
+    result = exercises.grade("layernorm-backward", source)
+    assert [check["passed"] for check in result["checks"]] == [True, True, True, False]
+    assert result["checks"][-1]["name"] == "gradients agree with central differences of your `layernorm_forward`"
+    message = result["failure"]["message"]
+    assert message.startswith("Your gradient for `x` does not agree with central differences of your "
+                              "`layernorm_forward`: relative error ")
+    assert message.endswith(", it should be below 1e-6.")
+
+
+def test_inputs_are_shown_as_given_even_when_the_learner_overwrites_them():
+    result = grade("def layernorm_forward(x, gamma, beta, eps=1e-5):\n    x[:] = 0\n    return x\n")
+    assert result["failure"]["inputs"][0]["cells"][0] == ["1.0000", "2.0000", "3.0000", "4.0000"]
+
+
+def test_printed_output_comes_back():
+    result = grade(LAYERNORM.SOLUTION.replace("    mean =", "    print('shape', x.shape)\n    mean ="))
+    assert result["passed"] and result["output"].startswith("shape (2, 4)\n")
+
+
+def test_reassigning_an_engine_function_changes_neither_the_reference_nor_the_engine():
+    real = engine.norms.layernorm_forward
+    source = ("import engine.norms\n"
+              "engine.norms.layernorm_forward = lambda x, gamma, beta, eps=1e-5: (x * 0, {})\n"
+              "np.sqrt = lambda v: v\n"
+              "def layernorm_forward(x, gamma, beta, eps=1e-5):\n"
+              "    return x * 0\n")
+    result = grade(source)
+    assert not result["passed"]
+    assert result["failure"]["expected"]["cells"][0] == ["-1.6833", "0.1056", "1.8944", "3.6833"]
+    assert engine.norms.layernorm_forward is real and np.sqrt(4.0) == 2.0
+    assert grade(LAYERNORM.SOLUTION)["passed"]
+
+
+def test_the_lab_returns_a_figure_after_a_pass_only():
+    lab = exercises.get("residual-lab")
+    passed = exercises.grade("residual-lab", lab.SOLUTION)
+    assert passed["figure"].startswith("<svg") and "your residual_update" in passed["figure"]
+    assert exercises.grade("residual-lab", lab.STARTER)["figure"] is None
+    assert exercises.grade("layernorm-forward", LAYERNORM.SOLUTION)["figure"] is None
