@@ -4,6 +4,7 @@ Records are NamedTuples for the same reason as the widget kinds': ``dataclasses`
 Every case *makes* its inputs when asked, so each call (the reference, the learner's function, a known mistake)
 gets fresh arrays and a fresh random generator: a function that writes into its input cannot disturb the next one.
 """
+import ast
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -74,3 +75,14 @@ def integers(high, *shape):
 def generator():
     """The case's own seeded ``numpy.random.Generator`` as an input, for functions that draw random numbers."""
     return lambda rng: rng
+
+
+def starter(solution, function):
+    """The usual starter of a "write" exercise: SOLUTION with ``function``'s body after its docstring replaced by
+    ``# your code here`` (any other function in SOLUTION, such as a given forward, stays as it is)."""
+    node = next(n for n in ast.parse(solution).body if isinstance(n, ast.FunctionDef) and n.name == function)
+    first = node.body[0]
+    has_docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+    keep = first.end_lineno if has_docstring else first.lineno - 1
+    lines = solution.splitlines(keepends=True)
+    return "".join(lines[:keep]) + " " * first.col_offset + "# your code here\n" + "".join(lines[node.end_lineno:])

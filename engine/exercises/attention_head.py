@@ -1,6 +1,6 @@
 """Exercise: one head of causal scaled dot-product attention."""
 from ..attention import scaled_dot_product_forward as _scaled_dot_product_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "One attention head"
 PAGE = "layers/attention.md"
@@ -12,11 +12,6 @@ STATEMENT = """\
 Write `attention_head(q, k, v)` for queries, keys and values of shape `(..., T, hs)`, returning `out` of the same
 shape: scores \\(q k^\\top / \\sqrt{hs}\\) `(..., T, T)`, the future masked out (score `-inf` where key `j > i`),
 a softmax over the keys (last axis), then the weighted sum of the values."""
-STARTER = '''\
-def attention_head(q, k, v):
-    """q, k, v: (..., T, hs). Return out (..., T, hs)."""
-    # your code here
-'''
 SOLUTION = '''\
 def attention_head(q, k, v):
     """q, k, v: (..., T, hs). Return out (..., T, hs)."""
@@ -27,6 +22,7 @@ def attention_head(q, k, v):
     weights = weights / weights.sum(axis=-1, keepdims=True)
     return weights @ v
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Transpose only the last two axes of k (`np.swapaxes(k, -1, -2)`) so leading batch axes stay put.",
     "Divide the scores by sqrt(hs), the head size, before the softmax.",

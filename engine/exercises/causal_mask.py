@@ -1,6 +1,6 @@
 """Exercise: the causal mask of self-attention."""
 from ..attention import causal_mask as _causal_mask
-from ._spec import Mistake, case
+from ._spec import Mistake, case, starter
 
 TITLE = "Causal mask"
 PAGE = "layers/attention.md"
@@ -11,16 +11,12 @@ OUTPUTS = ("mask",)
 STATEMENT = """\
 Write `causal_mask(T)` returning a boolean array of shape `(T, T)`: entry `[i, j]` is `True` when the query at
 position `i` may look at the key at position `j`, that is when `j <= i` (itself and the past, never the future)."""
-STARTER = '''\
-def causal_mask(T):
-    """Return a (T, T) bool array, True where key j may be attended from query i (j <= i)."""
-    # your code here
-'''
 SOLUTION = '''\
 def causal_mask(T):
     """Return a (T, T) bool array, True where key j may be attended from query i (j <= i)."""
     return np.tril(np.ones((T, T), dtype=bool))
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Row i is the query, column j the key: the allowed entries are on and below the diagonal.",
     "`np.tril` keeps the lower triangle of a matrix; start from `np.ones((T, T), dtype=bool)`.",

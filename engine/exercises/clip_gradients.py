@@ -1,6 +1,6 @@
 """Exercise: clip two gradients together by their global norm."""
 from ..optim import clip_grad_norm as _clip_grad_norm
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Clipping by the global norm"
 PAGE = "model/training.md"
@@ -12,11 +12,6 @@ STATEMENT = """\
 Write `clip_gradients(g1, g2, max_norm)` returning the two gradients `(g1_clipped, g2_clipped)` after clipping by
 their *global* norm \\(\\sqrt{\\sum g_1^2 + \\sum g_2^2}\\): when it exceeds `max_norm`, multiply both by
 `max_norm / norm`; otherwise return them unchanged. One common factor keeps the direction of the whole update."""
-STARTER = '''\
-def clip_gradients(g1, g2, max_norm):
-    """g1, g2: arrays of any shapes; max_norm > 0. Return (g1_clipped, g2_clipped)."""
-    # your code here
-'''
 SOLUTION = '''\
 def clip_gradients(g1, g2, max_norm):
     """g1, g2: arrays of any shapes; max_norm > 0. Return (g1_clipped, g2_clipped)."""
@@ -24,6 +19,7 @@ def clip_gradients(g1, g2, max_norm):
     scale = min(1.0, max_norm / norm)
     return g1 * scale, g2 * scale
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The global norm is the square root of the sum of *all* squared entries of both arrays.",
     "Only shrink: the factor is min(1, max_norm / norm).",

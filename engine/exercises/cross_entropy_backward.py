@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..loss import cross_entropy_backward as _cross_entropy_backward, cross_entropy_forward as _cross_entropy_forward
-from ._spec import Gradcheck, Mistake, case, integers, normal, random_case
+from ._spec import Gradcheck, Mistake, case, integers, normal, random_case, starter
 
 TITLE = "Cross-entropy backward"
 PAGE = "layers/cross-entropy.md"
@@ -14,17 +14,6 @@ STATEMENT = """\
 `cross_entropy(logits, targets)` (the mean loss) is given. Write `cross_entropy_backward(logits, targets)`
 returning `dlogits` `(..., V)`, the gradient of that mean loss: softmax and log together simplify to
 \\((\\mathrm{softmax}(\\text{logits}) - \\text{onehot}(\\text{targets})) / N\\) with `N` the number of positions."""
-STARTER = '''\
-def cross_entropy(logits, targets):
-    m = logits.max(axis=-1, keepdims=True)
-    lse = m + np.log(np.exp(logits - m).sum(axis=-1, keepdims=True))
-    return float((lse - np.take_along_axis(logits, targets[..., None], axis=-1)).mean())
-
-
-def cross_entropy_backward(logits, targets):
-    """logits: (..., V), targets: (...) ints. Return dlogits (..., V)."""
-    # your code here
-'''
 SOLUTION = '''\
 def cross_entropy(logits, targets):
     m = logits.max(axis=-1, keepdims=True)
@@ -40,6 +29,7 @@ def cross_entropy_backward(logits, targets):
     np.put_along_axis(onehot, targets[..., None], 1.0, axis=-1)
     return (p - onehot) / targets.size
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Compute the probabilities with a stable softmax first.",
     "Subtract 1 at each position's target entry (a one-hot array, or `np.put_along_axis`).",

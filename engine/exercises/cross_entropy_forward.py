@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..loss import cross_entropy_forward as _cross_entropy_forward
-from ._spec import Mistake, case, integers, normal, random_case
+from ._spec import Mistake, case, integers, normal, random_case, starter
 
 TITLE = "Cross-entropy from logits"
 PAGE = "layers/cross-entropy.md"
@@ -15,11 +15,6 @@ Write `cross_entropy(logits, targets)` returning the mean over all positions of
 \\(-\\log \\mathrm{softmax}(\\text{logits})[\\text{target}]\\), as a float. `logits` is `(..., V)` and `targets`
 holds integer ids of shape `(...)`. Use \\(\\log\\sum_j e^{z_j} - z_{\\text{target}}\\) with the row maximum
 subtracted inside the exponential, so logits in the thousands work too."""
-STARTER = '''\
-def cross_entropy(logits, targets):
-    """logits: (..., V), targets: (...) ints. Return the mean loss as a float."""
-    # your code here
-'''
 SOLUTION = '''\
 def cross_entropy(logits, targets):
     """logits: (..., V), targets: (...) ints. Return the mean loss as a float."""
@@ -28,6 +23,7 @@ def cross_entropy(logits, targets):
     picked = np.take_along_axis(logits, targets[..., None], axis=-1)
     return float((lse - picked).mean())
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "log softmax(z)_t = z_t - log(sum_j exp(z_j)): no probabilities needed.",
     "log(sum exp(z)) = m + log(sum exp(z - m)) for the row maximum m.",

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_backward as _dropout_backward, dropout_forward as _dropout_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "Dropout backward"
 PAGE = "layers/dropout.md"
@@ -14,15 +14,6 @@ STATEMENT = """\
 `dropout_forward(x, p, mask)` (inverted dropout) is given. Write `dropout_backward(dy, x, p, mask)` returning `dx`:
 the forward multiplied every entry by a constant, 0 or `1/(1 - p)`, so the gradient is `dy` times that same
 constant. (`x` is passed so the signature mirrors the forward; the gradient does not need it.)"""
-STARTER = '''\
-def dropout_forward(x, p, mask):
-    return x * mask / (1.0 - p)
-
-
-def dropout_backward(dy, x, p, mask):
-    """dy, x and mask have the same shape; p in [0, 1). Return dx."""
-    # your code here
-'''
 SOLUTION = '''\
 def dropout_forward(x, p, mask):
     return x * mask / (1.0 - p)
@@ -32,6 +23,7 @@ def dropout_backward(dy, x, p, mask):
     """dy, x and mask have the same shape; p in [0, 1). Return dx."""
     return dy * mask / (1.0 - p)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "A dropped entry did not reach the output, so it gets no gradient.",
     "A kept entry was multiplied by 1/(1 - p); its gradient is multiplied by the same factor.",

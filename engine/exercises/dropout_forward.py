@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Inverted dropout"
 PAGE = "layers/dropout.md"
@@ -14,16 +14,12 @@ STATEMENT = """\
 Write `dropout_forward(x, p, mask)` for training: `mask` is a boolean array shaped like `x`, `True` where the
 entry is kept (drawn elsewhere with probability `1 - p`). Zero the dropped entries and divide the kept ones by
 `1 - p` (*inverted* dropout), so every entry keeps its expected value and evaluation needs no rescaling."""
-STARTER = '''\
-def dropout_forward(x, p, mask):
-    """x: any shape, p: drop probability in [0, 1), mask: bool like x (True = keep). Return y."""
-    # your code here
-'''
 SOLUTION = '''\
 def dropout_forward(x, p, mask):
     """x: any shape, p: drop probability in [0, 1), mask: bool like x (True = keep). Return y."""
     return x * mask / (1.0 - p)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Multiplying by a boolean mask zeroes the dropped entries.",
     "A kept entry survives with probability 1 - p; dividing by 1 - p makes its expected value x again.",

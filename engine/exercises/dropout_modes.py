@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
-from ._spec import Mistake, case
+from ._spec import Mistake, case, starter
 
 TITLE = "Dropout: training and evaluation"
 PAGE = "layers/dropout.md"
@@ -14,11 +14,6 @@ STATEMENT = """\
 Write `dropout(x, p, mask, training)`. In training (`training` is `True`) it is inverted dropout: keep the entries
 where `mask` is `True` and divide them by `1 - p`, zero the others. In evaluation (`training` is `False`) nothing is
 dropped and nothing is scaled, whatever `mask` holds."""
-STARTER = '''\
-def dropout(x, p, mask, training):
-    """x: any shape, p in [0, 1), mask: bool like x (True = keep), training: bool. Return y."""
-    # your code here
-'''
 SOLUTION = '''\
 def dropout(x, p, mask, training):
     """x: any shape, p in [0, 1), mask: bool like x (True = keep), training: bool. Return y."""
@@ -26,6 +21,7 @@ def dropout(x, p, mask, training):
         return x
     return x * mask / (1.0 - p)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Look at `training` first.",
     "Because training already divided by 1 - p, evaluation is simply the identity.",

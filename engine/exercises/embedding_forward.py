@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..embedding import embedding_forward as _embedding_forward
-from ._spec import Mistake, case, integers, normal, random_case
+from ._spec import Mistake, case, integers, normal, random_case, starter
 
 TITLE = "Embedding lookup"
 PAGE = "layers/embedding.md"
@@ -14,16 +14,12 @@ STATEMENT = """\
 Write `embedding_forward(ids, table)` returning the vectors of the tokens. `table` has shape `(V, d)`: row `i` is
 the vector of token id `i`. `ids` holds integer ids of any shape `(...)`, and the result has shape `(..., d)`:
 one row of the table for every id, in the same arrangement as `ids`."""
-STARTER = '''\
-def embedding_forward(ids, table):
-    """ids: integer array (...), table: (V, d). Return out of shape (..., d)."""
-    # your code here
-'''
 SOLUTION = '''\
 def embedding_forward(ids, table):
     """ids: integer array (...), table: (V, d). Return out of shape (..., d)."""
     return table[ids]
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "NumPy's integer-array indexing does the whole lookup in one expression; no loop is needed.",
     "Indexing the first axis of `table` with an array of ids gives one row per id, shaped like `ids`.",

@@ -1,6 +1,6 @@
 """Exercise: the derivative of GPT-2's tanh GELU."""
 from ..activations import gelu_tanh_backward as _gelu_tanh_backward, gelu_tanh_forward as _gelu_tanh_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "GELU backward"
 PAGE = "layers/activations.md"
@@ -12,15 +12,6 @@ STATEMENT = """\
 `gelu(x)` is given. Write `gelu_backward(dy, x)` returning `dx = dy * gelu'(x)`. With
 \\(t = \\tanh(u)\\), \\(u = \\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)\\), GELU is \\(\\tfrac12 x (1 + t)\\): use the
 product rule, \\(\\tanh'(u) = 1 - t^2\\) and the derivative of u."""
-STARTER = '''\
-def gelu(x):
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
-
-
-def gelu_backward(dy, x):
-    """dy and x have the same shape. Return dx."""
-    # your code here
-'''
 SOLUTION = '''\
 def gelu(x):
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
@@ -32,6 +23,7 @@ def gelu_backward(dy, x):
     dt_dx = (1.0 - t ** 2) * np.sqrt(2.0 / np.pi) * (1.0 + 3 * 0.044715 * x ** 2)
     return dy * (0.5 * (1.0 + t) + 0.5 * x * dt_dx)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "d/dx [0.5 x (1 + t)] = 0.5 (1 + t) + 0.5 x dt/dx.",
     "dt/dx = (1 - t^2) * sqrt(2/pi) * (1 + 3 * 0.044715 x^2).",

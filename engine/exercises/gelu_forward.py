@@ -1,6 +1,6 @@
 """Exercise: GPT-2's GELU, the tanh approximation."""
 from ..activations import gelu_tanh_forward as _gelu_tanh_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "GELU (tanh approximation)"
 PAGE = "layers/activations.md"
@@ -11,17 +11,13 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape):
 \\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\)."""
-STARTER = '''\
-def gelu(x):
-    """Elementwise GELU, tanh approximation. Return y with the shape of x."""
-    # your code here
-'''
 SOLUTION = '''\
 def gelu(x):
     """Elementwise GELU, tanh approximation. Return y with the shape of x."""
     inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)
     return 0.5 * x * (1.0 + np.tanh(inner))
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Build the argument of tanh first, then the outer product with x.",
     "The cubic term is `0.044715 * x ** 3`, inside the bracket that is scaled by sqrt(2 / pi).",

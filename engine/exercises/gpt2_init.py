@@ -1,6 +1,6 @@
 """Exercise: draw a GPT-2 weight matrix with a given random generator."""
 from ..init import init_weight as _init_weight
-from ._spec import Mistake, generator, random_case
+from ._spec import Mistake, generator, random_case, starter
 
 TITLE = "Drawing GPT-2 weights"
 PAGE = "layers/initialisation.md"
@@ -13,17 +13,13 @@ Write `gpt2_init(shape, rng, num_layers, residual)` returning a weight matrix of
 distribution with mean 0 and standard deviation 0.02, or \\(0.02/\\sqrt{2L}\\) when `residual` is `True`. Draw it
 with exactly one call `rng.normal(0.0, std, size=shape)` on the given `numpy.random.Generator`, so the same seed
 gives the engine's matrix."""
-STARTER = '''\
-def gpt2_init(shape, rng, num_layers, residual):
-    """shape: (n_in, n_out); rng: numpy Generator; residual: True for wo and ff2_w. Return W."""
-    # your code here
-'''
 SOLUTION = '''\
 def gpt2_init(shape, rng, num_layers, residual):
     """shape: (n_in, n_out); rng: numpy Generator; residual: True for wo and ff2_w. Return W."""
     std = 0.02 / np.sqrt(2 * num_layers) if residual else 0.02
     return rng.normal(0.0, std, size=shape)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Choose the standard deviation first, then draw once.",
     "`rng.normal(loc, scale, size)` takes the standard deviation, not the variance.",

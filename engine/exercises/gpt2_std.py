@@ -1,6 +1,6 @@
 """Exercise: GPT-2's initial standard deviation, scaled down for residual-writing projections."""
 from ..init import init_weight as _init_weight
-from ._spec import Mistake, case
+from ._spec import Mistake, case, starter
 
 TITLE = "GPT-2 scaled initialisation"
 PAGE = "layers/initialisation.md"
@@ -13,11 +13,6 @@ GPT-2 draws its weight matrices from a normal distribution with standard deviati
 write into the residual stream (the attention output `wo` and the MLP's second matrix `ff2_w`) use
 \\(0.02/\\sqrt{2L}\\) instead, for `L` blocks, because each block adds two of them to the same stream. Write
 `gpt2_std(num_layers, residual)` returning the standard deviation (a float) for a matrix of that kind."""
-STARTER = '''\
-def gpt2_std(num_layers, residual):
-    """num_layers: L >= 1; residual: True for wo and ff2_w. Return the standard deviation."""
-    # your code here
-'''
 SOLUTION = '''\
 def gpt2_std(num_layers, residual):
     """num_layers: L >= 1; residual: True for wo and ff2_w. Return the standard deviation."""
@@ -26,6 +21,7 @@ def gpt2_std(num_layers, residual):
         std = std / np.sqrt(2 * num_layers)
     return std
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Start from 0.02; only the residual-writing projections are scaled.",
     "Each of the L blocks writes into the stream twice (attention and MLP), so 2L contributions add up.",

@@ -1,6 +1,6 @@
 """Exercise: the LayerNorm backward, checked against the learner's own forward."""
 from ..norms import layernorm_backward as _layernorm_backward, layernorm_forward as _layernorm_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "LayerNorm backward"
 PAGE = "layers/layernorm.md"
@@ -14,17 +14,6 @@ STATEMENT = """\
 \\(\\hat x = (x - \\mu)/\\sqrt{\\sigma^2 + \\epsilon}\\) and \\(g = \\gamma \\cdot dy\\), each row's
 \\(dx = (g - \\mathrm{mean}(g) - \\hat x\\,\\mathrm{mean}(g \\hat x)) / \\sqrt{\\sigma^2 + \\epsilon}\\).
 `dgamma` and `dbeta` have shape `(d,)` and sum over every leading axis."""
-STARTER = '''\
-def layernorm_forward(x, gamma, beta, eps=1e-5):
-    mean = x.mean(axis=-1, keepdims=True)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    return gamma * (x - mean) / np.sqrt(var + eps) + beta
-
-
-def layernorm_backward(dy, x, gamma, beta, eps=1e-5):
-    """dy, x: (..., d); gamma, beta: (d,). Return (dx, dgamma, dbeta)."""
-    # your code here
-'''
 SOLUTION = '''\
 def layernorm_forward(x, gamma, beta, eps=1e-5):
     mean = x.mean(axis=-1, keepdims=True)
@@ -45,6 +34,7 @@ def layernorm_backward(dy, x, gamma, beta, eps=1e-5):
     dbeta = dy.sum(axis=lead)
     return dx, dgamma, dbeta
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Recompute mean, variance and x_hat from x first, as the forward did.",
     "The mean and the variance both depend on every entry of the row: that gives the two subtracted terms.",

@@ -1,6 +1,6 @@
 """Exercise: LayerNorm forward over the last axis, with the biased variance."""
 from ..norms import layernorm_forward as _layernorm_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "LayerNorm forward"
 PAGE = "layers/layernorm.md"
@@ -13,11 +13,6 @@ Write `layernorm_forward(x, gamma, beta, eps=1e-5)` returning `y`, the same shap
 Normalise every row (the last axis) on its own: subtract the row's mean, divide by
 \\(\\sqrt{\\mathrm{var} + \\epsilon}\\) where the variance is the *biased* one (divide by d), then scale by `gamma`
 and shift by `beta`, both of shape `(d,)`. `x` may have any number of leading axes."""
-STARTER = '''\
-def layernorm_forward(x, gamma, beta, eps=1e-5):
-    """x: (..., d), gamma and beta: (d,). Return y with the shape of x."""
-    # your code here
-'''
 SOLUTION = '''\
 def layernorm_forward(x, gamma, beta, eps=1e-5):
     """x: (..., d), gamma and beta: (d,). Return y with the shape of x."""
@@ -26,6 +21,7 @@ def layernorm_forward(x, gamma, beta, eps=1e-5):
     x_hat = (x - mean) / np.sqrt(var + eps)
     return gamma * x_hat + beta
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Reduce over the last axis only, `axis=-1`, and keep it (`keepdims=True`) so the statistics broadcast back.",
     "The variance is the mean of the squared deviations from the row's mean: divide by d, not d - 1.",

@@ -1,6 +1,6 @@
 """Exercise: linear warm-up, then cosine decay to a tenth."""
 from ..optim import learning_rate as _learning_rate
-from ._spec import Mistake, case
+from ._spec import Mistake, case, starter
 
 TITLE = "Learning-rate schedule"
 PAGE = "model/training.md"
@@ -14,11 +14,6 @@ first `warmup_steps` steps the rate rises linearly: `base_lr * (step + 1) / warm
 half a cosine from `base_lr` down to `0.1 * base_lr`, reached at `total_steps` and kept afterwards: with
 \\(q = \\min(1, (\\text{step} - \\text{warmup}) / (\\text{total} - \\text{warmup}))\\), the rate is
 \\(\\text{base} \\cdot (0.1 + 0.9 \\cdot \\tfrac12 (1 + \\cos \\pi q))\\)."""
-STARTER = '''\
-def learning_rate(step, base_lr, warmup_steps, total_steps):
-    """Return the learning rate at step (counting from 0) as a float."""
-    # your code here
-'''
 SOLUTION = '''\
 def learning_rate(step, base_lr, warmup_steps, total_steps):
     """Return the learning rate at step (counting from 0) as a float."""
@@ -28,6 +23,7 @@ def learning_rate(step, base_lr, warmup_steps, total_steps):
     cosine = 0.5 * (1.0 + np.cos(np.pi * progress))
     return base_lr * (0.1 + 0.9 * cosine)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Two cases: step < warmup_steps, and the rest.",
     "At the end of warm-up q = 0 and the cosine factor is 1; at total_steps q = 1 and it is 0.",

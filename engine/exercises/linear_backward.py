@@ -1,6 +1,6 @@
 """Exercise: the three gradients of a linear layer over a batch axis."""
 from ..linear import linear_backward as _linear_backward, linear_forward as _linear_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "Linear backward over a batch"
 PAGE = "layers/linear.md"
@@ -13,15 +13,6 @@ STATEMENT = """\
 `X` is `(B, T, n_in)`, `W` is `(n_in, n_out)`, `b` is `(n_out,)` and the upstream gradient `dY` is `(B, T, n_out)`.
 `dX` has the shape of `X`; `dW` and `db` have the shapes of `W` and `b` and collect a contribution from *every*
 row of the batch. (`b` is passed only so the signature mirrors the forward.)"""
-STARTER = '''\
-def linear_forward(X, W, b):
-    return X @ W + b
-
-
-def linear_backward(dY, X, W, b):
-    """dY: (B, T, n_out), X: (B, T, n_in), W: (n_in, n_out). Return (dX, dW, db)."""
-    # your code here
-'''
 SOLUTION = '''\
 def linear_forward(X, W, b):
     return X @ W + b
@@ -36,6 +27,7 @@ def linear_backward(dY, X, W, b):
     db = dY2.sum(axis=0)
     return dX, dW, db
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Check shapes first: dX = dY @ W.T is (B, T, n_in) like X.",
     "W is shared by all B*T rows, so dW sums X^T dY over every row: flatten the leading axes with "

@@ -1,6 +1,6 @@
 """Exercise: the linear layer Y = X @ W + b with leading batch axes."""
 from ..linear import linear_forward as _linear_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Linear forward"
 PAGE = "layers/linear.md"
@@ -12,16 +12,12 @@ STATEMENT = """\
 Write `linear_forward(X, W, b)` returning `Y = X @ W + b`. `X` is `(..., n_in)` (any number of leading axes:
 a batch, a sequence), `W` is `(n_in, n_out)` and `b` is `(n_out,)`; `Y` is `(..., n_out)`. The same `W` and `b`
 serve every row of `X`."""
-STARTER = '''\
-def linear_forward(X, W, b):
-    """X: (..., n_in), W: (n_in, n_out), b: (n_out,). Return Y of shape (..., n_out)."""
-    # your code here
-'''
 SOLUTION = '''\
 def linear_forward(X, W, b):
     """X: (..., n_in), W: (n_in, n_out), b: (n_out,). Return Y of shape (..., n_out)."""
     return X @ W + b
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`@` multiplies the last axis of X with the first axis of W, whatever leading axes X has.",
     "b has one entry per output and broadcasts over every row.",

@@ -1,7 +1,7 @@
 """Exercise: the transformer block's feed-forward sublayer."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import mlp_forward as _mlp_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "The feed-forward sublayer"
 PAGE = "model/model.md"
@@ -13,11 +13,6 @@ STATEMENT = """\
 Write `mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b)` returning the block's feed-forward sublayer
 `ff2(gelu(ff1(x)))`: `x` `(..., d)` goes through the linear layer `ff1` (`ff1_w` `(d, F)`, `ff1_b` `(F,)`), GPT-2's
 tanh GELU, and the linear layer `ff2` (`ff2_w` `(F, d)`, `ff2_b` `(d,)`) back to `(..., d)`."""
-STARTER = '''\
-def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
-    """x: (..., d), ff1_w: (d, F), ff1_b: (F,), ff2_w: (F, d), ff2_b: (d,). Return y (..., d)."""
-    # your code here
-'''
 SOLUTION = '''\
 def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
     """x: (..., d), ff1_w: (d, F), ff1_b: (F,), ff2_w: (F, d), ff2_b: (d,). Return y (..., d)."""
@@ -25,6 +20,7 @@ def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
     a = 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))
     return a @ ff2_w + ff2_b
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Three steps: widen to F with ff1, apply GELU to every entry, project back to d with ff2.",
     "GELU (tanh form): 0.5 h (1 + tanh(sqrt(2/pi) (h + 0.044715 h^3))).",

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..gradcheck import numerical_gradient as _numerical_gradient
-from ._spec import Case, Mistake
+from ._spec import Case, Mistake, starter
 
 TITLE = "Central differences"
 PAGE = "model/gradcheck.md"
@@ -14,11 +14,6 @@ STATEMENT = """\
 Write `numerical_gradient(f, x, h=1e-5)` returning an array shaped like `x` whose every entry is the central
 difference \\((f(x + h\\,e_i) - f(x - h\\,e_i)) / 2h\\). `f()` takes no arguments: it reads the float array `x`
 itself, so nudge one entry of `x` in place, call `f()`, and put the entry back before moving on."""
-STARTER = '''\
-def numerical_gradient(f, x, h=1e-5):
-    """f() -> float reads the float array x. Return the gradient of f with respect to x (shape of x)."""
-    # your code here
-'''
 SOLUTION = '''\
 def numerical_gradient(f, x, h=1e-5):
     """f() -> float reads the float array x. Return the gradient of f with respect to x (shape of x)."""
@@ -33,6 +28,7 @@ def numerical_gradient(f, x, h=1e-5):
         grad[i] = (f_plus - f_minus) / (2 * h)
     return grad
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`np.ndindex(x.shape)` visits every index of an array of any shape.",
     "Keep the entry's original value, set it to original + h, call f, then original - h, call f, then restore it.",

@@ -1,7 +1,7 @@
 """Exercise: count the parameters of the pre-LN GPT."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import param_count as _param_count
-from ._spec import Mistake, case
+from ._spec import Mistake, case, starter
 
 TITLE = "Counting parameters"
 PAGE = "model/model.md"
@@ -14,11 +14,6 @@ Write `gpt_param_count(V, T, d, F, L)` returning the number of parameters (an in
 LayerNorm in the pre-LN placement: a token table `(V, d)` and a position table `(T, d)`; per block, two LayerNorms
 (gain and bias, `d` each), the four attention matrices `(d, d)` with their biases, and the MLP `(d, F)` + `(F,)` and
 `(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`."""
-STARTER = '''\
-def gpt_param_count(V, T, d, F, L):
-    """Return the number of parameters as an int."""
-    # your code here
-'''
 SOLUTION = '''\
 def gpt_param_count(V, T, d, F, L):
     """Return the number of parameters as an int."""
@@ -29,6 +24,7 @@ def gpt_param_count(V, T, d, F, L):
     head = d * V + V
     return embeddings + L * (attention + mlp + norms) + 2 * d + head
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Count one block, multiply by L, then add what sits outside the blocks.",
     "Each LayerNorm has 2d parameters; there are two per block and one at the end.",

@@ -1,6 +1,6 @@
 """Exercise: the relative error that decides whether a gradient check passes."""
 from ..gradcheck import relative_error as _relative_error
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Relative error"
 PAGE = "model/gradcheck.md"
@@ -12,11 +12,6 @@ STATEMENT = """\
 Write `relative_error(a, b)` returning \\(\\lVert a - b\\rVert / (\\lVert a\\rVert + \\lVert b\\rVert)\\) as a float,
 with Euclidean norms over all entries, for two arrays of the same shape. It is symmetric in `a` and `b` and does not
 depend on their overall scale. When both arrays are exactly zero, return 0."""
-STARTER = '''\
-def relative_error(a, b):
-    """a, b: arrays of the same shape. Return the relative error as a float."""
-    # your code here
-'''
 SOLUTION = '''\
 def relative_error(a, b):
     """a, b: arrays of the same shape. Return the relative error as a float."""
@@ -25,6 +20,7 @@ def relative_error(a, b):
         return 0.0
     return float(np.linalg.norm(a - b) / denominator)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`np.linalg.norm(a)` is the Euclidean norm of all entries of a, whatever its shape.",
     "Guard the 0 / 0 case before dividing.",

@@ -1,6 +1,6 @@
 """Exercise: the backward of ReLU, with the gradient at exactly 0 taken as 0."""
 from ..activations import relu_backward as _relu_backward, relu_forward as _relu_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "ReLU backward"
 PAGE = "layers/activations.md"
@@ -12,15 +12,6 @@ STATEMENT = """\
 `relu_forward(x)` is given. Write `relu_backward(dy, x)` returning `dx`, the gradient with respect to the input
 `x` (any shape) given the upstream gradient `dy` (same shape). ReLU passes the gradient where `x > 0` and blocks it
 elsewhere; at exactly `x = 0`, where the derivative does not exist, take it as 0 like the engine does."""
-STARTER = '''\
-def relu_forward(x):
-    return np.maximum(x, 0.0)
-
-
-def relu_backward(dy, x):
-    """dy and x have the same shape. Return dx."""
-    # your code here
-'''
 SOLUTION = '''\
 def relu_forward(x):
     return np.maximum(x, 0.0)
@@ -30,6 +21,7 @@ def relu_backward(dy, x):
     """dy and x have the same shape. Return dx."""
     return dy * (x > 0)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The derivative of max(0, x) is 1 for x > 0 and 0 for x < 0.",
     "Multiply the upstream gradient by that 0/1 pattern (the chain rule).",

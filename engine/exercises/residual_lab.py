@@ -5,7 +5,7 @@ from ..examples.svg import line_chart
 from ..linear import linear_forward as _linear_forward
 from ..norms import layernorm_forward as _layernorm_forward
 from ..residual import residual_forward as _residual_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Lab: LayerNorm and a residual update"
 PAGE = "layers/residual.md"
@@ -19,11 +19,6 @@ Write `residual_update(x, W, gamma, beta, eps=1e-5)` returning \\(y = x + \\math
 whose branch is a linear map without bias. `x` is `(..., d)`, `W` `(d, d)`, `gamma` and `beta` `(d,)`; LN is
 LayerNorm over the last axis with the biased variance. When your code passes, the page stacks it 40 times and plots
 how large the activations are after each layer, next to the same stack without the skip path."""
-STARTER = '''\
-def residual_update(x, W, gamma, beta, eps=1e-5):
-    """x: (..., d), W: (d, d), gamma and beta: (d,). Return x + layernorm(x) @ W."""
-    # your code here
-'''
 SOLUTION = '''\
 def residual_update(x, W, gamma, beta, eps=1e-5):
     """x: (..., d), W: (d, d), gamma and beta: (d,). Return x + layernorm(x) @ W."""
@@ -32,6 +27,7 @@ def residual_update(x, W, gamma, beta, eps=1e-5):
     h = gamma * (x - mean) / np.sqrt(var + eps) + beta
     return x + h @ W
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "First the LayerNorm of x (per row, biased variance), then the branch h @ W, then add x.",
     "The norm sits on the branch only: the skip path carries x itself, unnormalised.",

@@ -1,6 +1,6 @@
 """Exercise: RMSNorm backward."""
 from ..norms import rmsnorm_backward as _rmsnorm_backward, rmsnorm_forward as _rmsnorm_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "RMSNorm backward"
 PAGE = "layers/rmsnorm.md"
@@ -13,15 +13,6 @@ STATEMENT = """\
 \\(r = 1/\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\), \\(\\hat x = x r\\) and \\(g = \\gamma \\cdot dy\\), each row's
 \\(dx = (g - \\hat x\\,\\mathrm{mean}(g \\hat x))\\,r\\); `dgamma` `(d,)` sums \\(dy\\,\\hat x\\) over every
 leading axis."""
-STARTER = '''\
-def rmsnorm_forward(x, gamma, eps=1e-5):
-    return gamma * x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps)
-
-
-def rmsnorm_backward(dy, x, gamma, eps=1e-5):
-    """dy, x: (..., d); gamma: (d,). Return (dx, dgamma)."""
-    # your code here
-'''
 SOLUTION = '''\
 def rmsnorm_forward(x, gamma, eps=1e-5):
     return gamma * x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps)
@@ -36,6 +27,7 @@ def rmsnorm_backward(dy, x, gamma, eps=1e-5):
     dgamma = (dy * x_hat).sum(axis=tuple(range(dy.ndim - 1)))
     return dx, dgamma
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "r depends on every entry of the row: that is where the subtracted term comes from.",
     "dgamma sums over all axes except the last: `axis=tuple(range(dy.ndim - 1))`.",

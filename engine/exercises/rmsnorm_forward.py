@@ -1,6 +1,6 @@
 """Exercise: RMSNorm forward."""
 from ..norms import rmsnorm_forward as _rmsnorm_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "RMSNorm forward"
 PAGE = "layers/rmsnorm.md"
@@ -12,17 +12,13 @@ STATEMENT = """\
 Write `rmsnorm_forward(x, gamma, eps=1e-5)` returning `y` with the shape of `x` `(..., d)`: divide every row by its
 root mean square \\(\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\) and scale by `gamma` `(d,)`. Unlike LayerNorm,
 RMSNorm subtracts no mean and adds no bias."""
-STARTER = '''\
-def rmsnorm_forward(x, gamma, eps=1e-5):
-    """x: (..., d), gamma: (d,). Return y with the shape of x."""
-    # your code here
-'''
 SOLUTION = '''\
 def rmsnorm_forward(x, gamma, eps=1e-5):
     """x: (..., d), gamma: (d,). Return y with the shape of x."""
     ms = (x ** 2).mean(axis=-1, keepdims=True)
     return gamma * x / np.sqrt(ms + eps)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The mean square of a row is `(x ** 2).mean(axis=-1, keepdims=True)`.",
     "eps goes inside the square root.",

@@ -1,6 +1,6 @@
 """Exercise: the softmax backward as a Jacobian-vector product."""
 from ..softmax import softmax_backward as _softmax_backward, softmax_forward as _softmax_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
 
 TITLE = "Softmax backward"
 PAGE = "layers/softmax.md"
@@ -12,16 +12,6 @@ STATEMENT = """\
 `softmax(x)` is given. Write `softmax_backward(dp, x)` returning `dx` for `p = softmax(x)` over the last axis, given
 the upstream gradient `dp` (shape of `x`). Every `p_j` depends on every `x_i` of its row, so the gradient is
 \\(dx_i = p_i\\,(dp_i - \\sum_j dp_j\\,p_j)\\) per row: no need to build the n×n Jacobian."""
-STARTER = '''\
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def softmax_backward(dp, x):
-    """dp and x: (..., n). Return dx of the same shape."""
-    # your code here
-'''
 SOLUTION = '''\
 def softmax(x):
     e = np.exp(x - x.max(axis=-1, keepdims=True))
@@ -33,6 +23,7 @@ def softmax_backward(dp, x):
     p = softmax(x)
     return p * (dp - (dp * p).sum(axis=-1, keepdims=True))
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The Jacobian is diag(p) - p p^T per row; multiply it by dp without forming it.",
     "The sum `(dp * p).sum(axis=-1, keepdims=True)` is one number per row.",

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..softmax import softmax_forward as _softmax_forward
-from ._spec import Mistake, case, normal, random_case
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Stable softmax"
 PAGE = "layers/softmax.md"
@@ -14,17 +14,13 @@ STATEMENT = """\
 Write `softmax(x)` returning probabilities over the last axis of `x` `(..., n)`: every row of the result is
 positive and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
 before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0."""
-STARTER = '''\
-def softmax(x):
-    """x: (..., n), may contain -inf. Return p of the same shape; every row sums to 1."""
-    # your code here
-'''
 SOLUTION = '''\
 def softmax(x):
     """x: (..., n), may contain -inf. Return p of the same shape; every row sums to 1."""
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "softmax(x) = softmax(x - c) for any constant c per row; choose c = the row's maximum.",
     "Use `axis=-1, keepdims=True` for both the maximum and the sum so they broadcast back over the row.",

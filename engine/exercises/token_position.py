@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..embedding import token_position_forward as _token_position_forward
-from ._spec import Mistake, case, integers, normal, random_case
+from ._spec import Mistake, case, integers, normal, random_case, starter
 
 TITLE = "Token plus position embedding"
 PAGE = "layers/embedding.md"
@@ -14,17 +14,13 @@ STATEMENT = """\
 Write `embed_tokens(ids, tok_emb, pos_emb)` returning the transformer's input `x` of shape `(B, T, d)`. `ids` is
 `(B, T)`, `tok_emb` is `(V, d)` and `pos_emb` is `(T_max, d)` with `T <= T_max`. The vector at batch `b` and
 position `t` is the row of its token plus the row of its *position*: `tok_emb[ids[b, t]] + pos_emb[t]`."""
-STARTER = '''\
-def embed_tokens(ids, tok_emb, pos_emb):
-    """ids: (B, T) ints, tok_emb: (V, d), pos_emb: (T_max, d). Return x of shape (B, T, d)."""
-    # your code here
-'''
 SOLUTION = '''\
 def embed_tokens(ids, tok_emb, pos_emb):
     """ids: (B, T) ints, tok_emb: (V, d), pos_emb: (T_max, d). Return x of shape (B, T, d)."""
     T = ids.shape[1]
     return tok_emb[ids] + pos_emb[:T]
 '''
+STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`tok_emb[ids]` is already `(B, T, d)`.",
     "Only the first T rows of `pos_emb` are used; `(T, d)` broadcasts over the batch axis.",

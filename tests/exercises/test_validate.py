@@ -5,7 +5,7 @@ import pytest
 
 from engine import exercises
 from engine.errors import LayerwiseError
-from engine.exercises._spec import Mistake
+from engine.exercises._spec import Mistake, starter
 
 LAYERNORM = exercises.get("layernorm-forward")
 
@@ -82,3 +82,13 @@ def test_a_module_missing_required_attributes(monkeypatch):
     with pytest.raises(LayerwiseError, match=r"exercise 'no_hints': the module must define HINTS \(tuple\), "
                                              r"CASES \(tuple\)"):
         exercises.validate(name)
+
+
+def test_a_write_starter_keeps_signature_docstring_and_given_functions():
+    solution = ('def forward(x):\n    return 2 * x\n\n\n'
+                'def backward(dy,\n             x):\n    """Return dx."""\n    y = forward(x)\n    return 2 * dy\n\n\n'
+                'def helper():\n    pass\n')
+    assert starter(solution, "backward") == ('def forward(x):\n    return 2 * x\n\n\n'
+                                             'def backward(dy,\n             x):\n    """Return dx."""\n'
+                                             '    # your code here\n\n\ndef helper():\n    pass\n')
+    assert starter("def f(x):\n    return x\n", "f") == "def f(x):\n    # your code here\n"
