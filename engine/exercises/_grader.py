@@ -65,6 +65,11 @@ def grade(exercise, source):
         except _Stop as stop:
             checks.append({"name": check, "passed": False})
             result["failure"], result["error"] = stop.failure, stop.error
+        except Exception as error:  # noqa: BLE001 - learner code that broke the grader itself: still a verdict
+            checks.append({"name": check, "passed": False})
+            result["passed"], result["figure"] = False, None
+            result["failure"] = _Stop(f"Your code stopped the grader with {type(error).__name__}.").failure
+            result["error"] = _learner_error(error, source)
     result["output"] = printed.getvalue()[:MAX_OUTPUT]
     return result
 
@@ -112,8 +117,15 @@ def _learner_error(error, source):
         if traceback.tb_frame.f_code.co_filename == LEARNER_FILE:
             line = traceback.tb_lineno
         traceback = traceback.tb_next
-    return {"type": type(error).__name__, "message": str(error), "line": line,
+    return {"type": type(error).__name__, "message": _message(error), "line": line,
             "code": _source_line(source, line) if line else None}
+
+
+def _message(error):
+    try:
+        return str(error)
+    except Exception:  # noqa: BLE001 - the learner's own exception class may fail to print itself
+        return ""
 
 
 def _source_line(source, line):
@@ -131,7 +143,7 @@ def _call(exercise, function, case, inputs, source):
     try:
         return function(*inputs.values())
     except (Exception, SystemExit) as error:
-        raise _Stop(f"`{function.__name__}` raised {type(error).__name__} on {case.label}.", _shown(case),
+        raise _Stop(f"`{exercise.FUNCTION}` raised {type(error).__name__} on {case.label}.", _shown(case),
                     hint=_matching_hint(exercise, case, lambda wrong: _raises(wrong, type(error))),
                     error=_learner_error(error, source)) from None
 

@@ -2,8 +2,8 @@
 
 The references of an exercise are bound when its module is imported, but an exercise imported *later* in the same
 worker would bind whatever a previous run left in ``engine.norms``. So every run is wrapped: attributes of the
-already imported ``engine`` modules and of ``numpy`` itself are put back, and engine modules first imported during
-the run are dropped from ``sys.modules`` (the next import reads them fresh from the package).
+already imported ``engine`` modules, of ``numpy`` itself and of ``builtins`` are put back, and engine modules first
+imported during the run are dropped from ``sys.modules`` (the next import reads them fresh from the package).
 """
 import contextlib
 import operator
@@ -11,9 +11,9 @@ import sys
 
 
 def _guarded(name):
-    """Every engine module, and NumPy's top level (``np.mean = ...``); NumPy's hundreds of submodules would cost
-    milliseconds per run to copy, and learner code rarely reaches into them."""
-    return name == "numpy" or name == "engine" or name.startswith("engine.")
+    """Every engine module, NumPy's top level (``np.mean = ...``) and the builtins the grader itself uses; NumPy's
+    hundreds of submodules would cost milliseconds per run to copy, and learner code rarely reaches into them."""
+    return name in ("numpy", "builtins", "engine") or name.startswith("engine.")
 
 
 @contextlib.contextmanager

@@ -87,7 +87,8 @@ def test_a_forward_that_returns_a_cache_too():
 
 
 def test_float32_is_a_wrong_dtype():
-    source = LAYERNORM.SOLUTION.replace("return gamma * x_hat + beta", "return (gamma * x_hat + beta).astype(np.float32)")
+    source = LAYERNORM.SOLUTION.replace("return gamma * x_hat + beta",
+                                        "return (gamma * x_hat + beta).astype(np.float32)")
     assert grade(source)["failure"]["message"] == ("On a 2×4 input worked by hand, `y` has dtype float32 but should "
                                                    "have dtype float64.")
 
@@ -193,3 +194,25 @@ def test_the_lab_returns_a_figure_after_a_pass_only():
     assert passed["figure"].startswith("<svg") and "your residual_update" in passed["figure"]
     assert exercises.grade("residual-lab", lab.STARTER)["figure"] is None
     assert exercises.grade("layernorm-forward", LAYERNORM.SOLUTION)["figure"] is None
+
+
+def test_learner_code_that_breaks_builtins_still_gets_a_verdict_and_builtins_come_back():
+    source = ("import builtins\n"
+              "builtins.len = None\n"
+              "builtins.isinstance = None\n"
+              "def layernorm_forward(x, gamma, beta, eps=1e-5):\n"
+              "    return x\n")
+    result = grade(source)
+    assert not result["passed"]
+    assert result["failure"]["message"] == "Your code stopped the grader with TypeError."
+    assert len([1, 2]) == 2 and isinstance(result, dict)
+    assert grade(LAYERNORM.SOLUTION)["passed"]
+
+
+def test_a_function_object_without_a_name_is_still_called_and_reported():
+    source = ("import functools\n"
+              "def norm(x, gamma, beta, eps, extra):\n"
+              "    raise ValueError('not yet')\n"
+              "layernorm_forward = functools.partial(norm, extra=1)\n")
+    result = grade(source)
+    assert result["failure"]["message"] == "`layernorm_forward` raised TypeError on a 2×4 input worked by hand."
