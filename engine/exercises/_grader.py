@@ -161,17 +161,25 @@ def _raises(function, error_type):
 def _check_case(exercise, function, case, expected, source):
     got = _learner_outputs(exercise, _call(exercise, function, case, case.make(), source), case)
     for index, (name, want, have) in enumerate(zip(exercise.OUTPUTS, expected, got)):
-        if have.shape != want.shape:
-            message = f"On {case.label}, `{name}` has shape {have.shape} but should have shape {want.shape}."
-        elif not _same_kind(have, want):
-            message = f"On {case.label}, `{name}` has dtype {have.dtype} but should have dtype {want.dtype}."
-        elif not _cells.close(have, want).all():
-            wrong = int((~_cells.close(have, want)).sum())
-            message = f"On {case.label}, `{name}` is wrong in {wrong} of {want.size} entries."
-        else:
-            continue
-        raise _Stop(message, _shown(case), _cells.comparison(name, want, have),
-                    _matching_hint(exercise, case, lambda wrong: _same_output(wrong, index, have)))
+        message = _difference(case, name, want, have)
+        if message:
+            raise _Stop(message, _shown(case), _cells.comparison(name, want, have),
+                        _matching_hint(exercise, case, lambda wrong: _same_output(wrong, index, have)))
+
+
+def _difference(case, name, want, have):
+    """The sentence saying how ``have`` differs from ``want`` (shape, then dtype, then values), or None."""
+    if have.shape != want.shape:
+        return f"On {case.label}, `{name}` has shape {have.shape} but should have shape {want.shape}."
+    if not _same_kind(have, want):
+        return f"On {case.label}, `{name}` has dtype {have.dtype} but should have dtype {want.dtype}."
+    wrong = int((~_cells.close(have, want)).sum())
+    if not wrong:
+        return None
+    if want.ndim == 0:  # one number: say both, with the digits that tell them apart
+        expected, got, _ = _cells.comparison(name, want, have)
+        return f"On {case.label}, `{name}` is {got['cells'][0][0]} but should be {expected['cells'][0][0]}."
+    return f"On {case.label}, `{name}` is wrong in {wrong} of {want.size} entries."
 
 
 def _same_kind(have, want):

@@ -216,3 +216,12 @@ def test_a_function_object_without_a_name_is_still_called_and_reported():
               "layernorm_forward = functools.partial(norm, extra=1)\n")
     result = grade(source)
     assert result["failure"]["message"] == "`layernorm_forward` raised TypeError on a 2×4 input worked by hand."
+
+
+def test_a_wrong_number_is_named_with_both_values():
+    result = exercises.grade("gpt2-std", "def gpt2_std(num_layers, residual):\n    return 0.02 / num_layers\n")
+    # L = 2: 0.02 / 2 = 0.01, but 0.02 / sqrt(2 * 2) = 0.01 too; L = 12 not residual-writing: 0.02 / 12 = 0.0017
+    # instead of 0.02.
+    assert result["failure"]["message"] == ("On L = 12, a matrix that is not residual-writing, `std` is 0.0017 but "
+                                            "should be 0.0200.")
+    assert result["failure"]["wrong"] == [[True]]
