@@ -27,9 +27,9 @@ _mistakes = {}  # (module name, mistake name) -> the compiled wrong function
 class _Stop(Exception):
     """The first failing check: carries the failure record and, when the learner's code raised, the error."""
 
-    def __init__(self, message, inputs=None, comparison=(None, None, None), hint=None, error=None):
+    def __init__(self, message, inputs=None, comparison=(None, None, None, ()), hint=None, error=None):
         super().__init__(message)
-        expected, got, wrong = comparison
+        expected, got, wrong, _ = comparison
         self.failure = {"message": message, "inputs": inputs or [], "expected": expected, "got": got,
                         "wrong": wrong, "hint": hint}
         self.error = error
@@ -133,10 +133,10 @@ def _source_line(source, line):
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
-def _shown(case):
-    """The case's inputs as the feedback shows them: made afresh, as the learner's function may have written
-    into the ones it was given."""
-    return [_cells.named(name, value) for name, value in case.make().items()]
+def _shown(case, lead=()):
+    """The case's inputs as the feedback shows them (the matrix at ``lead`` of those with more than two axes): made
+    afresh, as the learner's function may have written into the ones it was given."""
+    return [_cells.named(name, value, lead=lead) for name, value in case.make().items()]
 
 
 def _call(exercise, function, case, inputs, source):
@@ -163,7 +163,8 @@ def _check_case(exercise, function, case, expected, source):
     for index, (name, want, have) in enumerate(zip(exercise.OUTPUTS, expected, got)):
         message = _difference(case, name, want, have)
         if message:
-            raise _Stop(message, _shown(case), _cells.comparison(name, want, have),
+            comparison = _cells.comparison(name, want, have)
+            raise _Stop(message, _shown(case, comparison[3]), comparison,
                         _matching_hint(exercise, case, lambda wrong: _same_output(wrong, index, have)))
 
 
@@ -177,7 +178,7 @@ def _difference(case, name, want, have):
     if not wrong:
         return None
     if want.ndim == 0:  # one number: say both, with the digits that tell them apart
-        expected, got, _ = _cells.comparison(name, want, have)
+        expected, got, _, _ = _cells.comparison(name, want, have)
         return f"On {case.label}, `{name}` is {got['cells'][0][0]} but should be {expected['cells'][0][0]}."
     return f"On {case.label}, `{name}` is wrong in {wrong} of {want.size} entries."
 
@@ -283,10 +284,11 @@ def _check_gradients(exercise, namespace, backward, case, source):
         error = relative_error(gradient, numerical)
         if not error < GRADCHECK_TOLERANCE:
             wrong = ~np.isclose(gradient, numerical, rtol=1e-5, atol=1e-7)
-            expected, got, _ = _cells.comparison(f"d{name}", numerical, gradient)
+            lead = _cells.first_wrong_matrix(wrong)
+            expected, got = (_cells.named(f"d{name}", value, lead=lead) for value in (numerical, gradient))
             raise _Stop(f"Your gradient for `{name}` does not agree with central differences of your "
                         f"`{spec.forward}`: relative error {error:.1e}, it should be below 1e-6.",
-                        _shown(case), (expected, got, _cells.matrix(wrong)[0].tolist()))
+                        _shown(case, lead), (expected, got, _cells.matrix(wrong, lead)[0].tolist(), lead))
 
 
 def _figure(exercise, function):

@@ -128,7 +128,7 @@ def test_repeated_ids_with_plus_equals_keep_only_the_last_row():
     assert failure["wrong"] == [[True, True], [False, False], [False, False], [False, False]]
     assert failure["hint"] == exercise.MISTAKES[0].hint
     assert failure["inputs"][1] == {"name": "ids", "cells": [["0", "2", "0"], ["1", "0", "3"]]}
-    assert failure["inputs"][0]["name"] == "dout[0] (the first matrix of shape (2, 3, 2))"
+    assert failure["inputs"][0]["name"] == "dout[0] (one matrix of dout, shape (2, 3, 2))"
 
 
 def test_mask_after_softmax_is_recognised():
@@ -225,3 +225,18 @@ def test_a_wrong_number_is_named_with_both_values():
     assert result["failure"]["message"] == ("On L = 12, a matrix that is not residual-writing, `std` is 0.0017 but "
                                             "should be 0.0200.")
     assert result["failure"]["wrong"] == [[True]]
+
+
+def test_a_value_with_more_axes_shows_the_first_matrix_with_a_wrong_entry_and_the_inputs_there():
+    source = LAYERNORM.SOLUTION.replace("return gamma * x_hat + beta",
+                                        "y = gamma * x_hat + beta\n    if y.ndim == 3:\n        y[1, 2, 4] = 0.0\n"
+                                        "    return y")
+    failure = grade(source)["failure"]
+    assert failure["message"] == "On a random batch of shape (2, 3, 5), d = 5, `y` is wrong in 1 of 30 entries."
+    assert failure["expected"]["name"] == failure["got"]["name"] == "y[1] (one matrix of y, shape (2, 3, 5))"
+    assert failure["wrong"] == [[False] * 5, [False] * 5, [False] * 4 + [True]]
+    assert failure["got"]["cells"][2][4] == "0.0000"
+    x = LAYERNORM.CASES[1].make()["x"]
+    assert failure["inputs"][0]["name"] == "x[1] (one matrix of x, shape (2, 3, 5))"
+    assert failure["inputs"][0]["cells"][0][0] == f"{x[1, 0, 0]:.4f}"
+    assert failure["inputs"][1]["name"] == "gamma"  # 1-D inputs are shown whole
