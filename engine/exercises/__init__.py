@@ -34,7 +34,7 @@ def ids():
 
 def get(exercise_id):
     """The module of ``exercise_id``; an unknown id raises ``LayerwiseError`` naming it and the known ones."""
-    name = exercise_id.replace("-", "_") if isinstance(exercise_id, str) else ""
+    name = exercise_id.replace("-", "_") if isinstance(exercise_id, str) and "_" not in exercise_id else ""
     if not name.isidentifier() or name not in _module_names():
         known = ", ".join(n.replace("_", "-") for n in _module_names())
         raise LayerwiseError(f"unknown exercise {exercise_id!r}; known exercises: {known}")
