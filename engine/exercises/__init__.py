@@ -2,8 +2,9 @@
 
 One module per exercise: id ``layernorm-backward`` is module ``layernorm_backward.py``, so adding an exercise is
 adding one module (modules starting with ``_`` are the machinery). :func:`grade` is the entry point for tests and
-the build, :func:`grade_json` its string-returning twin for the browser's practice worker, and :func:`validate` is
-what the strict build calls for every ``exercise`` fence. See ARCHITECTURE.md, "Exercises", for how to write one.
+the build, :func:`grade_json` its string-returning twin for the browser's practice worker (which may call
+:func:`prepare` first), and :func:`validate` is what the strict build calls for every ``exercise`` fence. See
+ARCHITECTURE.md, "Exercises", for how to write one.
 """
 import ast
 import importlib
@@ -50,6 +51,15 @@ def grade(exercise_id, source):
 def grade_json(exercise_id, source):
     """:func:`grade` as JSON text, for the practice worker."""
     return json.dumps(grade(exercise_id, source), allow_nan=False)
+
+
+def prepare(exercise_ids=None):
+    """Import the exercises (default: all of them) and compute their expected outputs now, so that the first Run of
+    each is as fast as the later ones. For the practice worker, right after it starts: the first grade otherwise
+    also pays for importing ``numpy.random`` and the grader (a few hundred ms in Pyodide)."""
+    from ._grader import expected_outputs
+    for exercise_id in ids() if exercise_ids is None else exercise_ids:
+        expected_outputs(get(exercise_id))
 
 
 def validate(exercise_id, page=None):

@@ -92,3 +92,13 @@ def test_a_write_starter_keeps_signature_docstring_and_given_functions():
                                              'def backward(dy,\n             x):\n    """Return dx."""\n'
                                              '    # your code here\n\n\ndef helper():\n    pass\n')
     assert starter("def f(x):\n    return x\n", "f") == "def f(x):\n    # your code here\n"
+
+
+def test_prepare_computes_expected_outputs_ahead_and_names_an_unknown_id():
+    from engine.exercises import _grader
+    _grader._expected.pop("engine.exercises.relu_backward", None)
+    exercises.prepare(["relu-backward"])
+    assert "engine.exercises.relu_backward" in _grader._expected
+    assert exercises.grade("relu-backward", exercises.get("relu-backward").SOLUTION)["passed"]
+    with pytest.raises(LayerwiseError, match="unknown exercise 'relu'"):
+        exercises.prepare(["relu"])
