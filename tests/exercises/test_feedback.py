@@ -240,3 +240,12 @@ def test_a_value_with_more_axes_shows_the_first_matrix_with_a_wrong_entry_and_th
     assert failure["inputs"][0]["name"] == "x[1] (one matrix of x, shape (2, 3, 5))"
     assert failure["inputs"][0]["cells"][0][0] == f"{x[1, 0, 0]:.4f}"
     assert failure["inputs"][1]["name"] == "gamma"  # 1-D inputs are shown whole
+
+
+def test_a_backward_whose_given_forward_was_deleted():
+    exercise = exercises.get("relu-backward")
+    source = exercise.SOLUTION.replace("def relu_forward(x):\n    return np.maximum(x, 0.0)\n", "")
+    result = exercises.grade("relu-backward", source)
+    assert result["failure"]["message"] == ("Your code no longer defines `relu_forward`, which the gradient check "
+                                            "differentiates.")
+    assert [check["passed"] for check in result["checks"]] == [True, True, True, True, False]
