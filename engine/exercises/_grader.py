@@ -294,6 +294,6 @@ def _check_gradients(exercise, namespace, backward, case, source):
 def _figure(exercise, function):
     """The LAB picture made with the learner's passing function (None if it fails on the lab's bigger input)."""
     try:
-        return exercise.FIGURE(function)
+        return exercise.figure(function)
     except Exception:  # noqa: BLE001 - the verdict stands; only the picture is missing
         return None

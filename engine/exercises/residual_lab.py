@@ -61,7 +61,7 @@ DEPTH, WIDTH, ROWS = 40, 64, 16
 GAIN = 0.7  # each random W shrinks a vector's size to about 0.7 of it: a stack of them alone fades away
 
 
-def FIGURE(residual_update):
+def figure(residual_update):
     """Std of the activations after each of DEPTH layers: the learner's residual update against a plain stack."""
     rng = np.random.default_rng(0)
     x0 = rng.standard_normal((ROWS, WIDTH))
