@@ -85,7 +85,9 @@ def _problems(exercise_id, exercise):
                if not isinstance(getattr(exercise, name, None), kind)]
     if missing:
         return [f"the module must define {', '.join(missing)}"]
-    problems = []
+    functions = ("reference", "figure") if getattr(exercise, "LAB", False) else ("reference",)
+    problems = [f"the module must define {name}(...)" for name in functions
+                if not callable(getattr(exercise, name, None))]
     if exercise.KIND not in ("write", "fix"):
         problems.append(f"KIND must be 'write' or 'fix', got {exercise.KIND!r}")
     for name in ("STARTER", "SOLUTION"):

@@ -102,3 +102,11 @@ def test_prepare_computes_expected_outputs_ahead_and_names_an_unknown_id():
     assert exercises.grade("relu-backward", exercises.get("relu-backward").SOLUTION)["passed"]
     with pytest.raises(LayerwiseError, match="unknown exercise 'relu'"):
         exercises.prepare(["relu"])
+
+
+def test_a_lab_without_its_figure_and_an_exercise_without_a_reference(monkeypatch):
+    name = broken(monkeypatch, "no_figure", LAB=True, reference=None)
+    with pytest.raises(LayerwiseError) as error:
+        exercises.validate(name)
+    assert str(error.value) == ("exercise 'no_figure': the module must define reference(...); the module must define "
+                                "figure(...)")
