@@ -266,8 +266,8 @@ def _check_gradients(exercise, namespace, backward, case, source):
     forward = namespace.get(spec.forward)
     if not callable(forward):
         raise _Stop(f"Your code no longer defines `{spec.forward}`, which the gradient check differentiates.")
-    inputs = case.make()
-    analytic = _learner_outputs(exercise, _call(exercise, backward, case, dict(inputs), source), case)
+    analytic = _learner_outputs(exercise, _call(exercise, backward, case, case.make(), source), case)
+    inputs = case.make()  # fresh: the backward may have written into the ones it was given
 
     def loss():
         out = forward(*(inputs[name] for name in spec.args))

@@ -284,3 +284,10 @@ def test_other_correct_derivations_pass_the_tolerance():
     # differs from the engine's, and relative 1e-8 must still accept them.
     assert exercises.grade("layernorm-backward", TEXTBOOK_LAYERNORM_BACKWARD)["passed"]
     assert exercises.grade("softmax-backward", JACOBIAN_SOFTMAX_BACKWARD)["passed"]
+
+
+def test_a_backward_that_writes_into_its_inputs_is_still_checked_at_the_right_point():
+    exercise = exercises.get("layernorm-backward")
+    source = exercise.SOLUTION.replace("    return dx, dgamma, dbeta\n",
+                                       "    x[..., 0] += 5.0\n    return dx, dgamma, dbeta\n")
+    assert exercises.grade("layernorm-backward", source)["passed"]
