@@ -1,8 +1,8 @@
 """HTML of an exercise and of the list of every exercise, complete without JavaScript.
 
 The markup is the contract with `widgets/practice/`: the browser replaces the starter's ``<pre>`` with the editor
-and reads the exercise's data (starter, solution, hints) from its JSON script element. The statement is Markdown;
-its math stays in arithmatex elements that `scripts/mathrender` typesets when the page is written.
+and reads the exercise's data (starter, solution, hints) from its ``data-practice`` attribute. The statement is
+Markdown; its math stays in arithmatex elements that `scripts/mathrender` typesets when the page is written.
 """
 import json
 from html import escape
@@ -35,7 +35,10 @@ def exercise_html(exercise_id, exercise):
     data = {"function": exercise.FUNCTION, "starter": exercise.STARTER, "solution": exercise.SOLUTION,
             "hints": list(exercise.HINTS), "lab": bool(getattr(exercise, "LAB", False))}
     return "".join([
-        f'<div class="lw-exercise" id="exercise-{escape(exercise_id)}" data-exercise="{escape(exercise_id)}">',
+        # The data for the browser in an attribute, not a <script type="application/json">: mkdocs-material's
+        # instant navigation re-creates the scripts of a new page and would run that one as JavaScript.
+        f'<div class="lw-exercise" id="exercise-{escape(exercise_id)}" data-exercise="{escape(exercise_id)}" '
+        f'data-practice="{escape(json.dumps(data), quote=True)}">',
         '<div class="lw-exercise__head">',
         f'<h3 class="lw-exercise__title">{escape(exercise.TITLE)}</h3>',
         f'<span class="lw-exercise__kind">{KIND_LABELS[exercise.KIND]}</span>',
@@ -44,10 +47,6 @@ def exercise_html(exercise_id, exercise):
         f'<div class="lw-exercise__statement">{statement_html(exercise.STATEMENT)}</div>',
         f'<div class="lw-exercise__code" data-search-exclude>{code_html(exercise.STARTER)}</div>',
         f'<p class="lw-exercise__note">{NO_ENGINE_NOTE}</p>',
-        # In a script element: never shown, never parsed as markup; "<" escaped so no "</script>" can end it early.
-        '<script type="application/json" class="lw-exercise__data" data-search-exclude>',
-        json.dumps(data).replace("<", "\\u003c"),
-        '</script>',
         '</div>',
     ])
 

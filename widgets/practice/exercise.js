@@ -32,7 +32,7 @@ export class Exercise {
     this.el = el;
     this.id = el.dataset.exercise;
     this.title = el.querySelector(".lw-exercise__title").textContent;
-    this.data = JSON.parse(el.querySelector(".lw-exercise__data").textContent);
+    this.data = JSON.parse(el.dataset.practice); // {function, starter, solution, hints, lab}
     this.state = loadExercise(this.id);
     this.onProgress = onProgress;
     this.editor = null;

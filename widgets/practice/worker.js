@@ -28,11 +28,14 @@ async function loadEngine(pyodideURL, wheelURL) {
   return pyodide;
 }
 
-async function start({ pyodideURL, wheelURL }) {
+/* `prepare`: the ids of the page's exercises, whose expected outputs are computed now rather than in the first Run. */
+async function start({ pyodideURL, wheelURL, prepare }) {
   try {
     const pyodide = await loadEngine(pyodideURL, wheelURL);
-    step("importing the exercises");
-    gradeJson = pyodide.pyimport("engine.exercises").grade_json;
+    step("preparing the exercises");
+    const exercises = pyodide.pyimport("engine.exercises");
+    exercises.prepare(pyodide.toPy(prepare || []));
+    gradeJson = exercises.grade_json;
     self.postMessage({ type: "ready" });
   } catch (error) {
     self.postMessage({ type: "failed", reason: String((error && error.message) || error) });
