@@ -63,10 +63,14 @@ export class EngineClient {
   async request(message, { timeoutMs = 5_000 } = {}) {
     await this.start();
     const worker = this.worker;
+    if (!worker) throw new EngineStopped("crashed", "the engine stopped before the request was sent");
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.stop(worker, new EngineStopped("timeout", `stopped after ${timeoutMs / 1000} s without an answer`));
+        // This request gets the timeout; any other one waiting on the same worker is told why it was stopped.
+        this.pending.delete(id);
+        reject(new EngineStopped("timeout", `stopped after ${timeoutMs / 1000} s without an answer`));
+        this.stop(worker, new EngineStopped("crashed", "another request ran past its time limit"));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       worker.postMessage({ ...message, id });
