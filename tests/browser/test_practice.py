@@ -195,6 +195,14 @@ def test_a_known_mistake_shows_its_hint_and_the_wrong_entries_marked(live, watch
     assert feedback.locator(".lw-wrong .lw-visually-hidden").first.text_content() == " (differs)"
     assert feedback.locator(".lw-feedback__hint").count() == 0  # no known mistake matches this one
 
+    solution_button = exercise.locator(".lw-exercise__solution-button")
+    assert solution_button.is_hidden()  # two failed runs
+    run_and_wait(page, exercise)
+    assert solution_button.is_visible()  # offered after the third
+    solution_button.click()
+    shown = exercise.locator(".lw-exercise__solution .cm-content .cm-line").all_text_contents()
+    assert "\n".join(shown) == module.SOLUTION
+
 
 @pytest.mark.live
 def test_an_exception_shows_its_type_message_and_line_in_the_learners_code(live, watched):
@@ -271,3 +279,14 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     exercise.locator(".cm-content").wait_for()
     assert editor_code(exercise) == starter
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"  # a pass stays a pass
+
+
+@pytest.mark.live
+def test_the_lab_draws_its_figure_after_a_pass(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, "residual-lab")
+    type_code(page, exercise, get("residual-lab").SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    figure = exercise.locator(".lw-feedback__figure svg")
+    assert figure.get_attribute("role") == "img"
+    assert figure.locator("path, polyline, line").count() > 0
