@@ -1,0 +1,123 @@
+"""Practice exercises: the learner writes a layer's function and the engine grades it against its own.
+
+One module per exercise: id ``layernorm-backward`` is module ``layernorm_backward.py``, so adding an exercise is
+adding one module (modules starting with ``_`` are the machinery). :func:`grade` is the entry point for tests and
+the build, :func:`grade_json` its string-returning twin for the browser's practice worker (which may call
+:func:`prepare` first), and :func:`validate` is what the strict build calls for every ``exercise`` fence. See
+ARCHITECTURE.md, "Exercises", for how to write one.
+"""
+import ast
+import importlib
+import json
+import os
+
+from ..errors import LayerwiseError
+
+# Page order of the site's navigation: ids() lists exercises page by page, then by each module's ORDER.
+PAGES = ("layers/embedding.md", "layers/linear.md", "layers/activations.md", "layers/softmax.md",
+         "layers/attention.md", "layers/layernorm.md", "layers/rmsnorm.md", "layers/residual.md",
+         "layers/dropout.md", "layers/initialisation.md", "layers/cross-entropy.md", "model/model.md",
+         "model/training.md", "model/gradcheck.md")
+REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "STARTER": str, "SOLUTION": str,
+            "HINTS": tuple, "PAGE": str, "ORDER": int, "OUTPUTS": tuple, "CASES": tuple}
+
+
+def _module_names():
+    return sorted(file[:-3] for file in os.listdir(__path__[0]) if file.endswith(".py") and not file.startswith("_"))
+
+
+def ids():
+    """Every exercise id, page by page in the site's order, then by ``ORDER`` within a page."""
+    modules = [importlib.import_module(f"{__name__}.{name}") for name in _module_names()]
+    modules.sort(key=lambda m: (PAGES.index(m.PAGE) if m.PAGE in PAGES else len(PAGES), m.ORDER, m.__name__))
+    return [m.__name__.rpartition(".")[2].replace("_", "-") for m in modules]
+
+
+def get(exercise_id):
+    """The module of ``exercise_id``; an unknown id raises ``LayerwiseError`` naming it and the known ones."""
+    name = exercise_id.replace("-", "_") if isinstance(exercise_id, str) and "_" not in exercise_id else ""
+    if not name.isidentifier() or name not in _module_names():
+        known = ", ".join(n.replace("_", "-") for n in _module_names())
+        raise LayerwiseError(f"unknown exercise {exercise_id!r}; known exercises: {known}")
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def grade(exercise_id, source):
+    """Grade the learner's ``source``; returns the JSON-safe result dict. Never raises for what the learner wrote."""
+    from ._grader import grade as run_grader  # imported on first use: the worker pays for it only when grading
+    return run_grader(get(exercise_id), source)
+
+
+def grade_json(exercise_id, source):
+    """:func:`grade` as JSON text, for the practice worker."""
+    return json.dumps(grade(exercise_id, source), allow_nan=False)
+
+
+def prepare(exercise_ids=None):
+    """Import the exercises (default: all of them) and compute their expected outputs now, so that the first Run of
+    each is as fast as the later ones. For the practice worker, right after it starts: the first grade otherwise
+    also pays for importing ``numpy.random`` and the grader (a few hundred ms in Pyodide)."""
+    from ._grader import expected_outputs
+    for exercise_id in ids() if exercise_ids is None else exercise_ids:
+        expected_outputs(get(exercise_id))
+
+
+def validate(exercise_id, page=None):
+    """Check an exercise for the strict build; raise ``LayerwiseError`` naming page and exercise on any problem.
+
+    Checks: the id exists, the module declares every required attribute, starter and solution are Python that
+    defines the function, the solution passes its own tests, the starter does not, and every known mistake is a
+    real edit of the solution that fails with its own hint.
+    """
+    where = f"page '{page}', exercise '{exercise_id}'" if page else f"exercise '{exercise_id}'"
+    try:
+        exercise = get(exercise_id)
+    except LayerwiseError as error:
+        raise LayerwiseError(f"{where}: {error}") from None
+    problems = _problems(exercise_id, exercise)
+    if problems:
+        raise LayerwiseError(f"{where}: " + "; ".join(problems))
+    return exercise
+
+
+def _problems(exercise_id, exercise):
+    missing = [f"{name} ({kind.__name__})" for name, kind in REQUIRED.items()
+               if not isinstance(getattr(exercise, name, None), kind)]
+    if missing:
+        return [f"the module must define {', '.join(missing)}"]
+    functions = ("reference", "figure") if getattr(exercise, "LAB", False) else ("reference",)
+    problems = [f"the module must define {name}(...)" for name in functions
+                if not callable(getattr(exercise, name, None))]
+    if exercise.KIND not in ("write", "fix"):
+        problems.append(f"KIND must be 'write' or 'fix', got {exercise.KIND!r}")
+    for name in ("STARTER", "SOLUTION"):
+        try:
+            tree = ast.parse(getattr(exercise, name))
+        except SyntaxError as error:
+            problems.append(f"{name} does not parse: {error.msg} (line {error.lineno})")
+            continue
+        if not any(isinstance(node, ast.FunctionDef) and node.name == exercise.FUNCTION for node in tree.body):
+            problems.append(f"{name} does not define {exercise.FUNCTION}()")
+    if problems:
+        return problems
+    solution = grade(exercise_id, exercise.SOLUTION)
+    if not solution["passed"]:
+        problems.append(f"the solution fails its own tests: {_verdict(solution)}")
+    if grade(exercise_id, exercise.STARTER)["passed"]:
+        problems.append("the starter already passes the tests")
+    for mistake in getattr(exercise, "MISTAKES", ()):
+        if exercise.SOLUTION.count(mistake.old) != 1:
+            problems.append(f"known mistake '{mistake.name}': {mistake.old!r} must occur exactly once in SOLUTION")
+            continue
+        result = grade(exercise_id, mistake.source(exercise.SOLUTION))
+        if result["passed"] or (result["failure"] or {}).get("hint") != mistake.hint:
+            problems.append(f"known mistake '{mistake.name}' does not fail with its own hint: {_verdict(result)}")
+    return problems
+
+
+def _verdict(result):
+    if result["passed"]:
+        return "it passes"
+    error = result["error"]
+    detail = f" ({error['type']}: {error['message']}, line {error['line']})" if error else ""
+    return result["failure"]["message"] + detail

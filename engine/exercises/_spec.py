@@ -1,0 +1,88 @@
+"""The records an exercise module declares: its test cases, its known mistakes, its gradient check.
+
+Records are NamedTuples for the same reason as the widget kinds': ``dataclasses`` costs the browser worker's start.
+Every case *makes* its inputs when asked, so each call (the reference, the learner's function, a known mistake)
+gets fresh arrays and a fresh random generator: a function that writes into its input cannot disturb the next one.
+"""
+import ast
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+
+class Case(NamedTuple):
+    """One input the learner's function is called with; ``label`` completes "On ..., y is wrong"."""
+    label: str
+    make: Callable[[], dict]   # () -> {argument name: value}, in the order of the function's parameters
+
+
+class Mistake(NamedTuple):
+    """A typical wrong answer: SOLUTION with ``old`` replaced by ``new`` (exactly one occurrence of ``old``).
+
+    When a learner's wrong output equals this variant's on the failing case, the feedback shows ``hint``.
+    """
+    name: str
+    old: str
+    new: str
+    hint: str
+
+    def source(self, solution):
+        return solution.replace(self.old, self.new)
+
+
+class Gradcheck(NamedTuple):
+    """Check a backward against central differences of the learner's own ``forward`` (given in the starter).
+
+    The scalar is ``sum(forward(*args) * upstream)``; the backward's outputs are the gradients of ``wrt``, in order.
+    """
+    forward: str                # the forward's name in the learner's code
+    args: tuple[str, ...]       # case inputs passed to it, in order
+    wrt: tuple[str, ...]        # the inputs whose gradients the backward returns, in its order
+    upstream: str | None        # the case input holding the upstream gradient; None for a scalar loss
+
+
+def _as_input(value):
+    """Literal lists become float64 arrays; arrays, numbers and other objects pass through."""
+    return np.array(value, dtype=np.float64) if isinstance(value, list) else value
+
+
+def case(label, **inputs):
+    """A fixed case written out by hand: lists are float arrays (write integer ids as ``np.array([...])``)."""
+    def make():
+        return {name: (value.copy() if isinstance(value, np.ndarray) else _as_input(value))
+                for name, value in inputs.items()}
+    return Case(label, make)
+
+
+def random_case(label, seed, **draws):
+    """A seeded random case: each value is a function ``rng -> value`` (see :func:`normal`) or a constant."""
+    def make():
+        rng = np.random.default_rng(seed)
+        return {name: (draw(rng) if callable(draw) else _as_input(draw)) for name, draw in draws.items()}
+    return Case(label, make)
+
+
+def normal(*shape, scale=1.0):
+    """A draw of standard normal values times ``scale``, for :func:`random_case`."""
+    return lambda rng: scale * rng.standard_normal(shape)
+
+
+def integers(high, *shape):
+    """A draw of integer ids in ``[0, high)``, for :func:`random_case`."""
+    return lambda rng: rng.integers(0, high, size=shape)
+
+
+def generator():
+    """The case's own seeded ``numpy.random.Generator`` as an input, for functions that draw random numbers."""
+    return lambda rng: rng
+
+
+def starter(solution, function):
+    """The usual starter of a "write" exercise: SOLUTION with ``function``'s body after its docstring replaced by
+    ``# your code here`` (any other function in SOLUTION, such as a given forward, stays as it is)."""
+    node = next(n for n in ast.parse(solution).body if isinstance(n, ast.FunctionDef) and n.name == function)
+    first = node.body[0]
+    has_docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+    keep = first.end_lineno if has_docstring else first.lineno - 1
+    lines = solution.splitlines(keepends=True)
+    return "".join(lines[:keep]) + " " * first.col_offset + "# your code here\n" + "".join(lines[node.end_lineno:])

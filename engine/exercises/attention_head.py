@@ -1,0 +1,53 @@
+"""Exercise: one head of causal scaled dot-product attention."""
+from ..attention import scaled_dot_product_forward as _scaled_dot_product_forward
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "One attention head"
+PAGE = "layers/attention.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "attention_head"
+OUTPUTS = ("out",)
+STATEMENT = """\
+Write `attention_head(q, k, v)` for queries, keys and values of shape `(..., T, hs)`, returning `out` of the same
+shape: scores \\(q k^\\top / \\sqrt{hs}\\) `(..., T, T)`, the future masked out (score `-inf` where key `j > i`),
+a softmax over the keys (last axis), then the weighted sum of the values."""
+SOLUTION = '''\
+def attention_head(q, k, v):
+    """q, k, v: (..., T, hs). Return out (..., T, hs)."""
+    T, hs = q.shape[-2:]
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)
+    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return weights @ v
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "Transpose only the last two axes of k (`np.swapaxes(k, -1, -2)`) so leading batch axes stay put.",
+    "Divide the scores by sqrt(hs), the head size, before the softmax.",
+    "Mask before the softmax with `np.where(mask, scores, -np.inf)`; a stable softmax handles the -inf.",
+)
+MISTAKES = (
+    Mistake("no scaling", "q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)", "q @ np.swapaxes(k, -1, -2)",
+            "The scores must be divided by sqrt(hs); without it their spread grows with the head size and the "
+            "softmax saturates."),
+    Mistake("divided by hs", "/ np.sqrt(hs)", "/ hs",
+            "Divide by the square root of the head size, `np.sqrt(hs)`, not by hs itself."),
+    Mistake("no mask", "    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)\n", "",
+            "Every position attends to the future here: set the scores above the diagonal to -inf before the "
+            "softmax."),
+)
+
+
+def reference(q, k, v):
+    return _scaled_dot_product_forward(q, k, v)[0]
+
+
+CASES = (
+    case("3 positions with head size 2", q=[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+         k=[[1.0, 0.0], [0.0, 2.0], [-1.0, 1.0]], v=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+    random_case("random q, k, v of shape (5, 3)", seed=18, q=normal(5, 3), k=normal(5, 3), v=normal(5, 3)),
+    random_case("a batch of shape (2, 4, 6): 2 sequences, T = 4, hs = 6", seed=19, q=normal(2, 4, 6),
+                k=normal(2, 4, 6), v=normal(2, 4, 6)),
+)

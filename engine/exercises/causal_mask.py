@@ -1,0 +1,38 @@
+"""Exercise: the causal mask of self-attention."""
+from ..attention import causal_mask as _causal_mask
+from ._spec import Mistake, case, starter
+
+TITLE = "Causal mask"
+PAGE = "layers/attention.md"
+ORDER = 1
+KIND = "write"
+FUNCTION = "causal_mask"
+OUTPUTS = ("mask",)
+STATEMENT = """\
+Write `causal_mask(T)` returning a boolean array of shape `(T, T)`: entry `[i, j]` is `True` when the query at
+position `i` may look at the key at position `j`, that is when `j <= i` (itself and the past, never the future)."""
+SOLUTION = '''\
+def causal_mask(T):
+    """Return a (T, T) bool array, True where key j may be attended from query i (j <= i)."""
+    return np.tril(np.ones((T, T), dtype=bool))
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "Row i is the query, column j the key: the allowed entries are on and below the diagonal.",
+    "`np.tril` keeps the lower triangle of a matrix; start from `np.ones((T, T), dtype=bool)`.",
+)
+MISTAKES = (
+    Mistake("upper triangle", "np.tril(", "np.triu(",
+            "This allows the future (j >= i). Rows are queries and columns keys: keep the lower triangle, j <= i."),
+    Mistake("diagonal excluded", "np.tril(np.ones((T, T), dtype=bool))", "np.tril(np.ones((T, T), dtype=bool), k=-1)",
+            "A position may attend to itself: the diagonal belongs to the mask (j <= i, not j < i)."),
+    Mistake("numbers instead of booleans", "np.ones((T, T), dtype=bool)", "np.ones((T, T))",
+            "The mask should be booleans (`dtype=bool`), so it can select with `np.where(mask, scores, -np.inf)`."),
+)
+
+
+def reference(T):
+    return _causal_mask(T)
+
+
+CASES = (case("T = 3", T=3), case("T = 1", T=1), case("T = 6", T=6))

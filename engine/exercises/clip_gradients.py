@@ -1,0 +1,54 @@
+"""Exercise: clip two gradients together by their global norm."""
+from ..optim import clip_grad_norm as _clip_grad_norm
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "Clipping by the global norm"
+PAGE = "model/training.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "clip_gradients"
+OUTPUTS = ("g1_clipped", "g2_clipped")
+STATEMENT = """\
+Write `clip_gradients(g1, g2, max_norm)` returning the two gradients `(g1_clipped, g2_clipped)` after clipping by
+their *global* norm \\(\\sqrt{\\sum g_1^2 + \\sum g_2^2}\\): when it exceeds `max_norm`, multiply both by
+`max_norm / norm`; otherwise return them unchanged. One common factor keeps the direction of the whole update."""
+SOLUTION = '''\
+def clip_gradients(g1, g2, max_norm):
+    """g1, g2: arrays of any shapes; max_norm > 0. Return (g1_clipped, g2_clipped)."""
+    norm = np.sqrt(np.sum(g1 ** 2) + np.sum(g2 ** 2))
+    scale = min(1.0, max_norm / norm)
+    return g1 * scale, g2 * scale
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "The global norm is the square root of the sum of *all* squared entries of both arrays.",
+    "Only shrink: the factor is min(1, max_norm / norm).",
+)
+MISTAKES = (
+    Mistake("always rescaled", "min(1.0, max_norm / norm)", "max_norm / norm",
+            "Clipping only shrinks: a gradient whose norm is already below max_norm is returned unchanged."),
+    Mistake("each array clipped alone",
+            "    norm = np.sqrt(np.sum(g1 ** 2) + np.sum(g2 ** 2))\n    scale = min(1.0, max_norm / norm)\n"
+            "    return g1 * scale, g2 * scale\n",
+            "    scale1 = min(1.0, max_norm / np.sqrt(np.sum(g1 ** 2)))\n"
+            "    scale2 = min(1.0, max_norm / np.sqrt(np.sum(g2 ** 2)))\n    return g1 * scale1, g2 * scale2\n",
+            "Clipping each array by its own norm bends the update's direction: use one factor from the global norm "
+            "of both."),
+    Mistake("norms added", "np.sqrt(np.sum(g1 ** 2) + np.sum(g2 ** 2))",
+            "np.sqrt(np.sum(g1 ** 2)) + np.sqrt(np.sum(g2 ** 2))",
+            "The global norm is the root of the sum of all squares, not the sum of the two norms."),
+)
+
+
+def reference(g1, g2, max_norm):
+    grads = {"g1": g1.copy(), "g2": g2.copy()}
+    _clip_grad_norm(grads, max_norm)
+    return grads["g1"], grads["g2"]
+
+
+CASES = (
+    case("g1 = [3, 0], g2 = [[0, 4]] (global norm 5) with max_norm 1", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=1.0),
+    case("the same gradients with max_norm 10 (no clipping)", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=10.0),
+    random_case("random g1 (3, 4) and g2 (5,) with max_norm 2", seed=32, g1=normal(3, 4), g2=normal(5, scale=3.0),
+                max_norm=2.0),
+)

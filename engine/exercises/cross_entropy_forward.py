@@ -1,0 +1,56 @@
+"""Exercise: mean cross-entropy straight from logits, with log-sum-exp."""
+import numpy as np
+
+from ..loss import cross_entropy_forward as _cross_entropy_forward
+from ._spec import Mistake, case, integers, normal, random_case, starter
+
+TITLE = "Cross-entropy from logits"
+PAGE = "layers/cross-entropy.md"
+ORDER = 1
+KIND = "write"
+FUNCTION = "cross_entropy"
+OUTPUTS = ("loss",)
+STATEMENT = """\
+Write `cross_entropy(logits, targets)` returning the mean over all positions of
+\\(-\\log \\mathrm{softmax}(\\text{logits})[\\text{target}]\\), as a float. `logits` is `(..., V)` and `targets`
+holds integer ids of shape `(...)`. Use \\(\\log\\sum_j e^{z_j} - z_{\\text{target}}\\) with the row maximum
+subtracted inside the exponential, so logits in the thousands work too."""
+SOLUTION = '''\
+def cross_entropy(logits, targets):
+    """logits: (..., V), targets: (...) ints. Return the mean loss as a float."""
+    m = logits.max(axis=-1, keepdims=True)
+    lse = m + np.log(np.exp(logits - m).sum(axis=-1, keepdims=True))
+    picked = np.take_along_axis(logits, targets[..., None], axis=-1)
+    return float((lse - picked).mean())
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "log softmax(z)_t = z_t - log(sum_j exp(z_j)): no probabilities needed.",
+    "log(sum exp(z)) = m + log(sum exp(z - m)) for the row maximum m.",
+    "`np.take_along_axis(logits, targets[..., None], axis=-1)` picks each position's target logit.",
+)
+MISTAKES = (
+    Mistake("no maximum subtracted", "lse = m + np.log(np.exp(logits - m).sum(axis=-1, keepdims=True))",
+            "lse = np.log(np.exp(logits).sum(axis=-1, keepdims=True))",
+            "exp overflows to inf for logits above ~709: subtract each row's maximum inside the exponential and "
+            "add it back outside (log-sum-exp)."),
+    Mistake("sum instead of mean", "(lse - picked).mean()", "(lse - picked).sum()",
+            "The loss is the *mean* over positions, so it does not grow with the batch size."),
+    Mistake("probability instead of log", "return float((lse - picked).mean())",
+            "return float((1.0 - np.exp(picked - lse)).mean())",
+            "Cross-entropy is minus the *log* probability of the target, not one minus the probability."),
+)
+
+
+def reference(logits, targets):
+    return _cross_entropy_forward(logits, targets)[0]
+
+
+CASES = (
+    case("logits [[2, 1, 0], [0, 0, 0]] with targets [0, 2]", logits=[[2.0, 1.0, 0.0], [0.0, 0.0, 0.0]],
+         targets=np.array([0, 2])),
+    random_case("random logits (2, 3, 5) with targets (2, 3)", seed=28, logits=normal(2, 3, 5),
+                targets=integers(5, 2, 3)),
+    random_case("logits around 1000 (4 positions, V = 6)", seed=29,
+                logits=lambda rng: 1000 + rng.standard_normal((4, 6)), targets=integers(6, 4)),
+)

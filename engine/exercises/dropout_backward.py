@@ -1,0 +1,49 @@
+"""Exercise: the dropout backward reuses the forward's mask and scale."""
+import numpy as np
+
+from ..dropout import dropout_backward as _dropout_backward, dropout_forward as _dropout_forward
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+
+TITLE = "Dropout backward"
+PAGE = "layers/dropout.md"
+ORDER = 3
+KIND = "write"
+FUNCTION = "dropout_backward"
+OUTPUTS = ("dx",)
+STATEMENT = """\
+`dropout_forward(x, p, mask)` (inverted dropout) is given. Write `dropout_backward(dy, x, p, mask)` returning `dx`:
+the forward multiplied every entry by a constant, 0 or `1/(1 - p)`, so the gradient is `dy` times that same
+constant. (`x` is passed so the signature mirrors the forward; the gradient does not need it.)"""
+SOLUTION = '''\
+def dropout_forward(x, p, mask):
+    return x * mask / (1.0 - p)
+
+
+def dropout_backward(dy, x, p, mask):
+    """dy, x and mask have the same shape; p in [0, 1). Return dx."""
+    return dy * mask / (1.0 - p)
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "A dropped entry did not reach the output, so it gets no gradient.",
+    "A kept entry was multiplied by 1/(1 - p); its gradient is multiplied by the same factor.",
+)
+MISTAKES = (
+    Mistake("missing 1/(1-p)", "dy * mask / (1.0 - p)", "dy * mask",
+            "The forward scaled kept entries by 1/(1 - p), so their gradient carries the same factor."),
+    Mistake("gradient for dropped entries", "dy * mask / (1.0 - p)", "dy / (1.0 - p)",
+            "Dropped entries did not affect the output: their gradient is 0, so multiply by the mask."),
+)
+GRADCHECK = Gradcheck(forward="dropout_forward", args=("x", "p", "mask"), wrt=("x",), upstream="dy")
+
+
+def reference(dy, x, p, mask):
+    return _dropout_backward(dy, _dropout_forward(x, p, mask)[1])
+
+
+CASES = (
+    case("a 2×3 input with p = 0.25", dy=[[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]], x=[[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]],
+         p=0.25, mask=np.array([[True, False, True], [False, True, True]])),
+    random_case("a random (2, 4, 3) input with p = 0.5", seed=27, dy=normal(2, 4, 3), x=normal(2, 4, 3), p=0.5,
+                mask=lambda rng: rng.random((2, 4, 3)) >= 0.5),
+)

@@ -1,0 +1,55 @@
+"""Exercise (fix the bug): the gradient of an embedding table when an id occurs more than once."""
+import numpy as np
+
+from ..embedding import embedding_backward as _embedding_backward, embedding_forward as _embedding_forward
+from ._spec import Gradcheck, Mistake, case, integers, normal, random_case
+
+TITLE = "Embedding backward with repeated ids"
+PAGE = "layers/embedding.md"
+ORDER = 2
+KIND = "fix"
+FUNCTION = "embedding_backward"
+OUTPUTS = ("dtable",)
+STATEMENT = """\
+`embedding_backward(dout, ids, table)` should return `dtable`, the gradient of the loss with respect to the
+embedding table `(V, d)`, given the upstream gradient `dout` `(..., d)` of the lookup `table[ids]`. Every
+occurrence of an id contributes its row of `dout` to that id's row of `dtable`. The code below looks right and
+passes when every id is different. Find the bug (an id that appears twice is the clue) and fix it."""
+SOLUTION = '''\
+def embedding_forward(ids, table):
+    return table[ids]
+
+
+def embedding_backward(dout, ids, table):
+    """dout: (..., d), ids: integer array (...), table: (V, d). Return dtable (V, d)."""
+    dtable = np.zeros_like(table)
+    np.add.at(dtable, ids, dout)
+    return dtable
+'''
+HINTS = (
+    "Try it by hand with ids = [0, 0]: the row of token 0 was used twice, so its gradient is the sum of two rows.",
+    "Fancy-index assignment `a[ids] += v` reads, adds and writes once per *distinct* index.",
+    "`np.add.at(dtable, ids, dout)` adds every occurrence, repeated ones included.",
+)
+MISTAKES = (
+    Mistake("+= with repeated ids", "np.add.at(dtable, ids, dout)", "dtable[ids] += dout",
+            "With `dtable[ids] += dout`, an id that occurs several times is written once, so only one of its "
+            "gradient rows survives. `np.add.at(dtable, ids, dout)` adds every occurrence."),
+)
+STARTER = MISTAKES[0].source(SOLUTION)
+GRADCHECK = Gradcheck(forward="embedding_forward", args=("ids", "table"), wrt=("table",), upstream="dout")
+
+
+def reference(dout, ids, table):
+    return _embedding_backward(dout, _embedding_forward(ids, table)[1])
+
+
+CASES = (
+    case("ids [[0, 2, 0], [1, 0, 3]] (id 0 three times) into a 4×2 table",
+         dout=[[[1.0, 2.0], [0.5, 0.5], [3.0, -1.0]], [[-1.0, 0.0], [10.0, 1.0], [2.0, 2.0]]],
+         ids=np.array([[0, 2, 0], [1, 0, 3]]), table=[[0.1, 0.2], [1.0, -1.0], [2.0, 0.0], [5.0, 5.0]]),
+    random_case("random ids of shape (3, 4) into a 5×3 table", seed=5, dout=normal(3, 4, 3), ids=integers(5, 3, 4),
+                table=normal(5, 3)),
+    random_case("a flat list of 8 ids into a 3×6 table", seed=6, dout=normal(8, 6), ids=integers(3, 8),
+                table=normal(3, 6)),
+)

@@ -1,0 +1,42 @@
+"""Exercise: GPT-2's GELU, the tanh approximation."""
+from ..activations import gelu_tanh_forward as _gelu_tanh_forward
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "GELU (tanh approximation)"
+PAGE = "layers/activations.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "gelu"
+OUTPUTS = ("y",)
+STATEMENT = """\
+Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape):
+\\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\)."""
+SOLUTION = '''\
+def gelu(x):
+    """Elementwise GELU, tanh approximation. Return y with the shape of x."""
+    inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)
+    return 0.5 * x * (1.0 + np.tanh(inner))
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "Build the argument of tanh first, then the outer product with x.",
+    "The cubic term is `0.044715 * x ** 3`, inside the bracket that is scaled by sqrt(2 / pi).",
+)
+MISTAKES = (
+    Mistake("square instead of cube", "0.044715 * x ** 3", "0.044715 * x ** 2",
+            "The correction term is cubic: `0.044715 * x ** 3`."),
+    Mistake("half forgotten", "return 0.5 * x * (1.0 + np.tanh(inner))", "return x * (1.0 + np.tanh(inner))",
+            "Without the factor 0.5, GELU would approach 2x for large x instead of x."),
+    Mistake("sqrt(2/pi) forgotten", "inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)",
+            "inner = x + 0.044715 * x ** 3", "The argument of tanh is scaled by sqrt(2 / pi)."),
+)
+
+
+def reference(x):
+    return _gelu_tanh_forward(x)[0]
+
+
+CASES = (
+    case("the values -2, -1, 0, 1, 2", x=[[-2.0, -1.0, 0.0, 1.0, 2.0]]),
+    random_case("a random (3, 4, 5) input, scale 3", seed=12, x=normal(3, 4, 5, scale=3.0)),
+)

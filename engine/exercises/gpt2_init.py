@@ -1,0 +1,45 @@
+"""Exercise: draw a GPT-2 weight matrix with a given random generator."""
+from ..init import init_weight as _init_weight
+from ._spec import Mistake, generator, random_case, starter
+
+TITLE = "Drawing GPT-2 weights"
+PAGE = "layers/initialisation.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "gpt2_init"
+OUTPUTS = ("W",)
+STATEMENT = """\
+Write `gpt2_init(shape, rng, num_layers, residual)` returning a weight matrix of `shape` drawn from a normal
+distribution with mean 0 and standard deviation 0.02, or \\(0.02/\\sqrt{2L}\\) when `residual` is `True`. Draw it
+with exactly one call `rng.normal(0.0, std, size=shape)` on the given `numpy.random.Generator`, so the same seed
+gives the engine's matrix."""
+SOLUTION = '''\
+def gpt2_init(shape, rng, num_layers, residual):
+    """shape: (n_in, n_out); rng: numpy Generator; residual: True for wo and ff2_w. Return W."""
+    std = 0.02 / np.sqrt(2 * num_layers) if residual else 0.02
+    return rng.normal(0.0, std, size=shape)
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "Choose the standard deviation first, then draw once.",
+    "`rng.normal(loc, scale, size)` takes the standard deviation, not the variance.",
+)
+MISTAKES = (
+    Mistake("variance given as scale", "rng.normal(0.0, std, size=shape)", "rng.normal(0.0, std ** 2, size=shape)",
+            "`rng.normal` takes the standard deviation as its scale; passing std ** 2 makes the weights far too "
+            "small."),
+    Mistake("scaled up instead of down", "0.02 / np.sqrt(2 * num_layers)", "0.02 * np.sqrt(2 * num_layers)",
+            "Residual-writing projections start *smaller*: divide 0.02 by sqrt(2L)."),
+)
+
+
+def reference(shape, rng, num_layers, residual):
+    return _init_weight("gpt2", shape, rng, num_layers, residual=residual)
+
+
+CASES = (
+    random_case("shape (3, 4), L = 2, a residual-writing projection, default_rng(0)", seed=0, shape=(3, 4),
+                rng=generator(), num_layers=2, residual=True),
+    random_case("shape (5, 2), L = 6, not residual-writing, default_rng(1)", seed=1, shape=(5, 2), rng=generator(),
+                num_layers=6, residual=False),
+)

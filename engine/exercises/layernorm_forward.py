@@ -1,0 +1,57 @@
+"""Exercise: LayerNorm forward over the last axis, with the biased variance."""
+from ..norms import layernorm_forward as _layernorm_forward
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "LayerNorm forward"
+PAGE = "layers/layernorm.md"
+ORDER = 1
+KIND = "write"
+FUNCTION = "layernorm_forward"
+OUTPUTS = ("y",)
+STATEMENT = """\
+Write `layernorm_forward(x, gamma, beta, eps=1e-5)` returning `y`, the same shape as `x` `(..., d)`.
+Normalise every row (the last axis) on its own: subtract the row's mean, divide by
+\\(\\sqrt{\\mathrm{var} + \\epsilon}\\) where the variance is the *biased* one (divide by d), then scale by `gamma`
+and shift by `beta`, both of shape `(d,)`. `x` may have any number of leading axes."""
+SOLUTION = '''\
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    """x: (..., d), gamma and beta: (d,). Return y with the shape of x."""
+    mean = x.mean(axis=-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
+    x_hat = (x - mean) / np.sqrt(var + eps)
+    return gamma * x_hat + beta
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "Reduce over the last axis only, `axis=-1`, and keep it (`keepdims=True`) so the statistics broadcast back.",
+    "The variance is the mean of the squared deviations from the row's mean: divide by d, not d - 1.",
+    "eps goes inside the square root: `np.sqrt(var + eps)`.",
+)
+MISTAKES = (
+    Mistake("unbiased variance", "var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)",
+            "var = x.var(axis=-1, ddof=1, keepdims=True)",
+            "This is the unbiased variance (divide by d - 1). LayerNorm divides by d: use the plain mean of the "
+            "squared deviations."),
+    Mistake("eps outside the root", "np.sqrt(var + eps)", "(np.sqrt(var) + eps)",
+            "eps belongs inside the square root, `np.sqrt(var + eps)`, not added to the standard deviation."),
+    Mistake("statistics over the wrong axis", "mean = x.mean(axis=-1, keepdims=True)",
+            "mean = x.mean(axis=0, keepdims=True)",
+            "The mean is taken over the first axis here; LayerNorm normalises each row over its d features, "
+            "`axis=-1`."),
+    Mistake("gamma and beta swapped", "return gamma * x_hat + beta", "return beta * x_hat + gamma",
+            "gamma scales the normalised values and beta shifts them: `gamma * x_hat + beta`."),
+)
+
+
+def reference(x, gamma, beta, eps=1e-5):
+    return _layernorm_forward(x, gamma, beta, eps)[0]
+
+
+CASES = (
+    case("a 2×4 input worked by hand", x=[[1.0, 2.0, 3.0, 4.0], [2.0, -2.0, 0.0, 4.0]],
+         gamma=[2.0, 2.0, 2.0, 2.0], beta=[1.0, 1.0, 1.0, 1.0]),
+    random_case("a random batch of shape (2, 3, 5), d = 5", seed=1, x=normal(2, 3, 5, scale=3.0),
+                gamma=normal(5), beta=normal(5)),
+    random_case("a random (4, 7) input with large values", seed=2, x=normal(4, 7, scale=1000.0),
+                gamma=normal(7), beta=normal(7)),
+)

@@ -1,0 +1,43 @@
+"""Exercise: the linear layer Y = X @ W + b with leading batch axes."""
+from ..linear import linear_forward as _linear_forward
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "Linear forward"
+PAGE = "layers/linear.md"
+ORDER = 1
+KIND = "write"
+FUNCTION = "linear_forward"
+OUTPUTS = ("Y",)
+STATEMENT = """\
+Write `linear_forward(X, W, b)` returning `Y = X @ W + b`. `X` is `(..., n_in)` (any number of leading axes:
+a batch, a sequence), `W` is `(n_in, n_out)` and `b` is `(n_out,)`; `Y` is `(..., n_out)`. The same `W` and `b`
+serve every row of `X`."""
+SOLUTION = '''\
+def linear_forward(X, W, b):
+    """X: (..., n_in), W: (n_in, n_out), b: (n_out,). Return Y of shape (..., n_out)."""
+    return X @ W + b
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "`@` multiplies the last axis of X with the first axis of W, whatever leading axes X has.",
+    "b has one entry per output and broadcasts over every row.",
+)
+MISTAKES = (
+    Mistake("W transposed", "X @ W + b", "X @ W.T + b",
+            "Here W is stored as (n_in, n_out), so `X @ W` needs no transpose."),
+    Mistake("bias forgotten", "X @ W + b", "X @ W",
+            "The bias is missing: add `b` (it broadcasts over every row)."),
+)
+
+
+def reference(X, W, b):
+    return _linear_forward(X, W, b)[0]
+
+
+CASES = (
+    case("a 2×3 X, a 3×3 W and b worked by hand", X=[[1.0, 2.0, 3.0], [0.0, -1.0, 1.0]],
+         W=[[1.0, 0.0, 2.0], [0.0, 1.0, 0.0], [-1.0, 1.0, 1.0]], b=[0.5, -0.5, 0.0]),
+    random_case("a random batch X of shape (2, 4, 5) and W of shape (5, 3)", seed=8, X=normal(2, 4, 5),
+                W=normal(5, 3), b=normal(3)),
+    random_case("a single row X (1, 7) and W (7, 2)", seed=9, X=normal(1, 7), W=normal(7, 2), b=normal(2)),
+)

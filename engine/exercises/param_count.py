@@ -1,0 +1,50 @@
+"""Exercise: count the parameters of the pre-LN GPT."""
+from ..config import GPTConfig as _GPTConfig
+from ..model import param_count as _param_count
+from ._spec import Mistake, case, starter
+
+TITLE = "Counting parameters"
+PAGE = "model/model.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "gpt_param_count"
+OUTPUTS = ("count",)
+STATEMENT = """\
+Write `gpt_param_count(V, T, d, F, L)` returning the number of parameters (an int) of this site's model with
+LayerNorm in the pre-LN placement: a token table `(V, d)` and a position table `(T, d)`; per block, two LayerNorms
+(gain and bias, `d` each), the four attention matrices `(d, d)` with their biases, and the MLP `(d, F)` + `(F,)` and
+`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`."""
+SOLUTION = '''\
+def gpt_param_count(V, T, d, F, L):
+    """Return the number of parameters as an int."""
+    embeddings = (V + T) * d
+    attention = 4 * d * d + 4 * d
+    mlp = d * F + F + F * d + d
+    norms = 2 * (2 * d)
+    head = d * V + V
+    return embeddings + L * (attention + mlp + norms) + 2 * d + head
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "Count one block, multiply by L, then add what sits outside the blocks.",
+    "Each LayerNorm has 2d parameters; there are two per block and one at the end.",
+)
+MISTAKES = (
+    Mistake("attention biases forgotten", "attention = 4 * d * d + 4 * d", "attention = 4 * d * d",
+            "Each of the four attention projections (q, k, v and the output) also has a bias of d entries."),
+    Mistake("final LayerNorm forgotten", " + 2 * d + head", " + head",
+            "Pre-LN adds one more LayerNorm after the last block, before the head: 2d more parameters."),
+    Mistake("position table forgotten", "embeddings = (V + T) * d", "embeddings = V * d",
+            "The learned position table has T rows of d entries too."),
+)
+
+
+def reference(V, T, d, F, L):
+    return _param_count(_GPTConfig(vocab_size=V, seq_len=T, emb_dim=d, ff_dim=F, num_layers=L, num_heads=1))
+
+
+CASES = (
+    case("V = 5, T = 3, d = 2, F = 4, L = 1", V=5, T=3, d=2, F=4, L=1),
+    case("the site's default model: V = 60, T = 16, d = 32, F = 128, L = 2", V=60, T=16, d=32, F=128, L=2),
+    case("GPT-2 small's sizes: V = 50257, T = 1024, d = 768, F = 3072, L = 12", V=50257, T=1024, d=768, F=3072, L=12),
+)

@@ -1,0 +1,47 @@
+"""Exercise: the relative error that decides whether a gradient check passes."""
+from ..gradcheck import relative_error as _relative_error
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "Relative error"
+PAGE = "model/gradcheck.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "relative_error"
+OUTPUTS = ("error",)
+STATEMENT = """\
+Write `relative_error(a, b)` returning \\(\\lVert a - b\\rVert / (\\lVert a\\rVert + \\lVert b\\rVert)\\) as a float,
+with Euclidean norms over all entries, for two arrays of the same shape. It is symmetric in `a` and `b` and does not
+depend on their overall scale. When both arrays are exactly zero, return 0."""
+SOLUTION = '''\
+def relative_error(a, b):
+    """a, b: arrays of the same shape. Return the relative error as a float."""
+    denominator = np.linalg.norm(a) + np.linalg.norm(b)
+    if denominator == 0:
+        return 0.0
+    return float(np.linalg.norm(a - b) / denominator)
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "`np.linalg.norm(a)` is the Euclidean norm of all entries of a, whatever its shape.",
+    "Guard the 0 / 0 case before dividing.",
+)
+MISTAKES = (
+    Mistake("only one norm below", "np.linalg.norm(a) + np.linalg.norm(b)", "np.linalg.norm(b)",
+            "Divide by the sum of both norms, so the measure is symmetric and lies between 0 and 1."),
+    Mistake("both zero", "    if denominator == 0:\n        return 0.0\n", "",
+            "When both arrays are zero the fraction is 0 / 0 (nan): return 0, they agree exactly."),
+    Mistake("largest entry instead of norm", "float(np.linalg.norm(a - b) / denominator)",
+            "float(np.abs(a - b).max() / denominator)",
+            "The numerator is the Euclidean norm of a - b over all entries, not its largest entry."),
+)
+
+
+def reference(a, b):
+    return _relative_error(a, b)
+
+
+CASES = (
+    case("a = [3, 4] and b = [3, 0]", a=[3.0, 4.0], b=[3.0, 0.0]),
+    case("two zero arrays of shape (2, 2)", a=[[0.0, 0.0], [0.0, 0.0]], b=[[0.0, 0.0], [0.0, 0.0]]),
+    random_case("random a and b of shape (3, 4)", seed=33, a=normal(3, 4), b=normal(3, 4)),
+)

@@ -1,0 +1,54 @@
+"""Exercise: RMSNorm backward."""
+from ..norms import rmsnorm_backward as _rmsnorm_backward, rmsnorm_forward as _rmsnorm_forward
+from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+
+TITLE = "RMSNorm backward"
+PAGE = "layers/rmsnorm.md"
+ORDER = 2
+KIND = "write"
+FUNCTION = "rmsnorm_backward"
+OUTPUTS = ("dx", "dgamma")
+STATEMENT = """\
+`rmsnorm_forward` is given. Write `rmsnorm_backward(dy, x, gamma, eps=1e-5)` returning `(dx, dgamma)`. With
+\\(r = 1/\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\), \\(\\hat x = x r\\) and \\(g = \\gamma \\cdot dy\\), each row's
+\\(dx = (g - \\hat x\\,\\mathrm{mean}(g \\hat x))\\,r\\); `dgamma` `(d,)` sums \\(dy\\,\\hat x\\) over every
+leading axis."""
+SOLUTION = '''\
+def rmsnorm_forward(x, gamma, eps=1e-5):
+    return gamma * x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps)
+
+
+def rmsnorm_backward(dy, x, gamma, eps=1e-5):
+    """dy, x: (..., d); gamma: (d,). Return (dx, dgamma)."""
+    r = 1.0 / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps)
+    x_hat = x * r
+    g = gamma * dy
+    dx = (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True)) * r
+    dgamma = (dy * x_hat).sum(axis=tuple(range(dy.ndim - 1)))
+    return dx, dgamma
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "r depends on every entry of the row: that is where the subtracted term comes from.",
+    "dgamma sums over all axes except the last: `axis=tuple(range(dy.ndim - 1))`.",
+)
+MISTAKES = (
+    Mistake("scale treated as a constant", "dx = (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True)) * r",
+            "dx = g * r",
+            "1 / rms depends on x too, not only the numerator: subtract x_hat * mean(g * x_hat) before scaling."),
+    Mistake("dgamma not summed", "dgamma = (dy * x_hat).sum(axis=tuple(range(dy.ndim - 1)))", "dgamma = dy * x_hat",
+            "gamma is shared by every row, so dgamma adds up dy * x_hat over all leading axes; it has shape (d,)."),
+)
+GRADCHECK = Gradcheck(forward="rmsnorm_forward", args=("x", "gamma"), wrt=("x", "gamma"), upstream="dy")
+
+
+def reference(dy, x, gamma, eps=1e-5):
+    return _rmsnorm_backward(dy, _rmsnorm_forward(x, gamma, eps)[1])
+
+
+CASES = (
+    case("a 2×4 input with gamma = (1, 2, 3, 4)", dy=[[1.0, 0.0, -1.0, 2.0], [0.5, 0.5, 0.5, -1.0]],
+         x=[[1.0, 2.0, 3.0, 4.0], [3.0, -4.0, 0.0, 1.0]], gamma=[1.0, 2.0, 3.0, 4.0]),
+    random_case("a random batch of shape (3, 2, 7), d = 7", seed=23, dy=normal(3, 2, 7), x=normal(3, 2, 7),
+                gamma=normal(7)),
+)

@@ -1,0 +1,46 @@
+"""Exercise: RMSNorm forward."""
+from ..norms import rmsnorm_forward as _rmsnorm_forward
+from ._spec import Mistake, case, normal, random_case, starter
+
+TITLE = "RMSNorm forward"
+PAGE = "layers/rmsnorm.md"
+ORDER = 1
+KIND = "write"
+FUNCTION = "rmsnorm_forward"
+OUTPUTS = ("y",)
+STATEMENT = """\
+Write `rmsnorm_forward(x, gamma, eps=1e-5)` returning `y` with the shape of `x` `(..., d)`: divide every row by its
+root mean square \\(\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\) and scale by `gamma` `(d,)`. Unlike LayerNorm,
+RMSNorm subtracts no mean and adds no bias."""
+SOLUTION = '''\
+def rmsnorm_forward(x, gamma, eps=1e-5):
+    """x: (..., d), gamma: (d,). Return y with the shape of x."""
+    ms = (x ** 2).mean(axis=-1, keepdims=True)
+    return gamma * x / np.sqrt(ms + eps)
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "The mean square of a row is `(x ** 2).mean(axis=-1, keepdims=True)`.",
+    "eps goes inside the square root.",
+)
+MISTAKES = (
+    Mistake("mean subtracted", "return gamma * x / np.sqrt(ms + eps)",
+            "return gamma * (x - x.mean(axis=-1, keepdims=True)) / np.sqrt(ms + eps)",
+            "RMSNorm does not centre the row: divide x itself by its root mean square."),
+    Mistake("square root forgotten", "np.sqrt(ms + eps)", "(ms + eps)",
+            "Divide by the *root* of the mean square, `np.sqrt(ms + eps)`."),
+    Mistake("mean of x instead of x squared", "ms = (x ** 2).mean(axis=-1, keepdims=True)",
+            "ms = x.mean(axis=-1, keepdims=True) ** 2",
+            "That is the square of the mean; RMSNorm needs the mean of the squares, `(x ** 2).mean(...)`."),
+)
+
+
+def reference(x, gamma, eps=1e-5):
+    return _rmsnorm_forward(x, gamma, eps)[0]
+
+
+CASES = (
+    case("the rows [1, 2, 3, 4] and [3, -4, 0, 0]", x=[[1.0, 2.0, 3.0, 4.0], [3.0, -4.0, 0.0, 0.0]],
+         gamma=[1.0, 1.0, 2.0, 2.0]),
+    random_case("a random batch of shape (2, 3, 5), d = 5", seed=22, x=normal(2, 3, 5, scale=3.0), gamma=normal(5)),
+)

@@ -1,0 +1,47 @@
+"""Exercise: token embedding plus learned position embedding."""
+import numpy as np
+
+from ..embedding import token_position_forward as _token_position_forward
+from ._spec import Mistake, case, integers, normal, random_case, starter
+
+TITLE = "Token plus position embedding"
+PAGE = "layers/embedding.md"
+ORDER = 3
+KIND = "write"
+FUNCTION = "embed_tokens"
+OUTPUTS = ("x",)
+STATEMENT = """\
+Write `embed_tokens(ids, tok_emb, pos_emb)` returning the transformer's input `x` of shape `(B, T, d)`. `ids` is
+`(B, T)`, `tok_emb` is `(V, d)` and `pos_emb` is `(T_max, d)` with `T <= T_max`. The vector at batch `b` and
+position `t` is the row of its token plus the row of its *position*: `tok_emb[ids[b, t]] + pos_emb[t]`."""
+SOLUTION = '''\
+def embed_tokens(ids, tok_emb, pos_emb):
+    """ids: (B, T) ints, tok_emb: (V, d), pos_emb: (T_max, d). Return x of shape (B, T, d)."""
+    T = ids.shape[1]
+    return tok_emb[ids] + pos_emb[:T]
+'''
+STARTER = starter(SOLUTION, FUNCTION)
+HINTS = (
+    "`tok_emb[ids]` is already `(B, T, d)`.",
+    "Only the first T rows of `pos_emb` are used; `(T, d)` broadcasts over the batch axis.",
+)
+MISTAKES = (
+    Mistake("position looked up by token id", "pos_emb[:T]", "pos_emb[ids]",
+            "The position table is indexed by the *position* t = 0, 1, ..., T - 1, not by the token id: "
+            "add `pos_emb[:T]`."),
+    Mistake("every position row", "return tok_emb[ids] + pos_emb[:T]", "return tok_emb[ids] + pos_emb",
+            "`pos_emb` has T_max rows; a sequence of T tokens uses only the first T: `pos_emb[:T]`."),
+)
+
+
+def reference(ids, tok_emb, pos_emb):
+    return _token_position_forward(ids, tok_emb, pos_emb)[0]
+
+
+CASES = (
+    case("2 sequences of 3 tokens, V = 4, T_max = 5, d = 2", ids=np.array([[0, 3, 1], [2, 2, 0]]),
+         tok_emb=[[1.0, 0.0], [0.0, 1.0], [2.0, 2.0], [-1.0, 3.0]],
+         pos_emb=[[0.1, 0.1], [0.2, -0.2], [10.0, 20.0], [7.0, 7.0], [-5.0, 5.0]]),
+    random_case("random ids (3, 4) with V = 6, T_max = 7, d = 5", seed=7, ids=integers(6, 3, 4),
+                tok_emb=normal(6, 5), pos_emb=normal(7, 5)),
+)

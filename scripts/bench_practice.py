@@ -1,0 +1,150 @@
+"""Benchmark practice in headless Chromium on localhost (needs PYODIDE_DIST).
+
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench_practice.py [--runs 5] [--warm-runs 50] [--exercise ID]
+
+Reports: the bytes practice adds to an exercise page (every file under assets/layerwise/practice/ plus
+engine-client.js that the page fetched before any run; raw and gzip); Run -> verdict shown for a warm practice
+worker (p50/p95 over --warm-runs runs; target p95 < 300 ms for a forward exercise) and for a cold one (a fresh
+page: the worker starts with the run); the time to recover after a killed run (an endless loop stopped at the run
+limit, then the next run's verdict, which starts a fresh worker). Cold and recovery are min/median/max of --runs.
+
+"Run" is the exercise's run(), what the Run button and Ctrl+Enter call; its time ends when the verdict is in the
+page. The code is put in the editor through the editor's API here (the browser tests type it like a person).
+"""
+import argparse
+import gzip
+import os
+import socket
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from livewidgets.serve import start_server  # noqa: E402
+from livewidgets.sitebuild import build_site  # noqa: E402
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ENDLESS = "def {function}(*args, **kwargs):\n    while True:\n        pass\n"
+TIMED_RUN = """async ([id, code]) => {
+    const exercise = Layerwise.practice.exercises().find(e => e.id === id);
+    exercise.editor.setCode(code);
+    const started = performance.now();
+    await exercise.run();
+    return {ms: performance.now() - started, status: exercise.status.textContent};
+}"""
+
+
+def spread(values, unit="ms"):
+    values = sorted(values)
+    return f"{values[0]:.0f}/{statistics.median(values):.0f}/{values[-1]:.0f} {unit} (min/median/max of {len(values)})"
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def open_exercise(context, url, exercise_id):
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("id => (Layerwise.practice?.exercises() || []).some(e => e.id === id && e.editor)",
+                           arg=exercise_id, timeout=60_000)
+    return page
+
+
+def timed_run(page, exercise_id, code):
+    answer = page.evaluate(TIMED_RUN, [exercise_id, code])
+    return answer["ms"], answer["status"]
+
+
+def practice_bytes(browser, url, site_root):
+    """Files practice adds to an exercise page before any run (the worker is fetched only on focus or Run)."""
+    context = browser.new_context()
+    fetched = []
+    context.on("requestfinished", lambda r: fetched.append(r.url))
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("(Layerwise.practice?.exercises() || []).every(e => e.editor)", timeout=60_000)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    files = sorted({u.split("?")[0] for u in fetched if "/assets/layerwise/practice/" in u or u.endswith("engine-client.js")})
+    rows = []
+    for file_url in files:
+        data = (site_root / file_url.split("/", 3)[3]).read_bytes()
+        rows.append((file_url.rsplit("/", 1)[1], len(data), len(gzip.compress(data, 9))))
+    return rows
+
+
+def check(status, wanted, what):
+    if not status.startswith(wanted):
+        sys.exit(f"{what}: expected a status starting {wanted!r}, got {status!r}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="cold runs and recoveries (fresh pages)")
+    parser.add_argument("--warm-runs", type=int, default=50, help="runs with a warm worker")
+    parser.add_argument("--exercise", default="layernorm-forward", help="a forward exercise by default")
+    args = parser.parse_args()
+    dist = os.environ.get("PYODIDE_DIST")
+    if not dist:
+        sys.exit("PYODIDE_DIST is not set: the benchmark needs NumPy in Pyodide (see ../shared/README.md)")
+    from playwright.sync_api import sync_playwright
+
+    from engine.exercises import get
+
+    exercise = get(args.exercise)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    site = f"http://127.0.0.1:{port}/"
+    with tempfile.TemporaryDirectory() as folder:
+        root = build_site(Path(folder) / "site", site, dist)
+        page_path = next(p.parent.relative_to(root).as_posix() + "/" for p in sorted(root.rglob("index.html"))
+                         if f'data-exercise="{args.exercise}"' in p.read_text(encoding="utf-8")
+                         and p.parent.name != "practice")
+        url = site + page_path
+        server = start_server(root, port)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                rows = practice_bytes(browser, url, root)
+                print(f"exercise page {page_path}, exercise {args.exercise}")
+                for name, raw, packed in rows:
+                    print(f"  {name:28s} {raw:>9,} bytes  {packed:>8,} gzip")
+                print(f"  {'practice adds in all':28s} {sum(r[1] for r in rows):>9,} bytes  "
+                      f"{sum(r[2] for r in rows):>8,} gzip")
+
+                cold, recover, warm = [], [], []
+                for run in range(args.runs):
+                    context = browser.new_context()
+                    page = open_exercise(context, url, args.exercise)
+                    ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                    check(status, "Passed", "cold run")
+                    cold.append(ms)
+                    if run == 0:
+                        for _ in range(args.warm_runs):
+                            ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                            warm.append(ms)
+                        check(status, "Passed", "warm run")
+                    _, status = timed_run(page, args.exercise, ENDLESS.format(function=exercise.FUNCTION))
+                    check(status, "Stopped after", "endless loop")
+                    ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                    check(status, "Passed", "run after the stop")
+                    recover.append(ms)
+                    context.close()
+                browser.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+    print(f"Run -> verdict, warm worker: p50 {percentile(warm, 50):.0f} ms, p95 {percentile(warm, 95):.0f} ms "
+          f"(target p95 < 300 ms), max {max(warm):.0f} ms over {len(warm)} runs")
+    print(f"Run -> verdict, cold (the run starts the worker): {spread(cold)}")
+    print(f"after a killed run, the next Run -> verdict (fresh worker): {spread(recover)}")
+
+
+if __name__ == "__main__":
+    main()

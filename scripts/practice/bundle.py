@@ -1,0 +1,68 @@
+"""Bundle the code editor (CodeMirror 6 from node_modules) into one ES module with esbuild, cached by a hash of
+what goes in, so `mkdocs serve` rebuilds reuse it and only an edit of the entry or of package-lock.json rebuilds."""
+import gzip
+import hashlib
+import json
+import subprocess
+from pathlib import Path
+
+BUNDLE_NAME = "codemirror.bundle.js"
+LICENSES_NAME = "codemirror.licenses.txt"  # the MIT notices of the packages inside the bundle, shipped beside it
+
+
+class BundleError(Exception):
+    """esbuild is missing or failed; the message says what to do or what it printed."""
+
+
+def bundle_key(entry, lockfile):
+    digest = hashlib.sha256()
+    for path in (entry, lockfile):
+        digest.update(Path(path).read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def build_bundle(root, entry, cache_dir):
+    """Path of the minified bundle of ``entry`` (built now unless cached); its licence notices are beside it."""
+    root = Path(root)
+    out = Path(cache_dir) / bundle_key(entry, root / "package-lock.json") / BUNDLE_NAME
+    if out.is_file():
+        return out
+    esbuild = root / "node_modules" / ".bin" / "esbuild"
+    if not esbuild.exists():
+        raise BundleError(f"esbuild is missing at {esbuild}: run `npm ci` (bash scripts/dev.sh serve does it)")
+    partial = out.with_suffix(".partial.js")
+    meta = out.with_suffix(".meta.json")
+    partial.parent.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--minify", "--target=es2020",
+                           f"--outfile={partial}", f"--metafile={meta}", "--log-level=error"],
+                          cwd=root, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise BundleError(f"esbuild could not bundle {entry}: {done.stderr.strip() or done.stdout.strip()}")
+    output, = json.loads(meta.read_text())["outputs"].values()
+    used = [name for name, info in output["inputs"].items() if info["bytesInOutput"] > 0]  # tree-shaken ones are not
+    (out.parent / LICENSES_NAME).write_text(_licences(root, used), encoding="utf-8")
+    partial.replace(out)  # only a complete bundle is ever found in the cache
+    return out
+
+
+def _licences(root, inputs):
+    """The LICENSE text of every npm package that contributed a file to the bundle."""
+    packages = set()
+    for name in inputs:
+        parts = Path(name).parts
+        if "node_modules" in parts:
+            at = parts.index("node_modules") + 1
+            packages.add(Path(*parts[:at + (2 if parts[at].startswith("@") else 1)]))
+    notices = []
+    for package in sorted(packages):
+        licence = next((p for p in sorted((root / package).glob("LICEN[CS]E*")) if p.is_file()), None)
+        text = licence.read_text(encoding="utf-8").strip() if licence else "(no licence file in the package)"
+        notices.append(f"{package.relative_to('node_modules').as_posix()}\n\n{text}\n")
+    return ("The code editor bundle (codemirror.bundle.js) contains these npm packages:\n\n"
+            + "\n\n".join(notices))
+
+
+def sizes(path):
+    """(raw bytes, gzip bytes) of a file, as a page would download it without and with compression."""
+    data = Path(path).read_bytes()
+    return len(data), len(gzip.compress(data, compresslevel=9))

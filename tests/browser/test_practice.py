@@ -1,0 +1,292 @@
+"""Practice in real Chromium: the exercise markup without JavaScript, the editor's keys, when things load, hints,
+knowledge-check answers; with PYODIDE_DIST (marked live), grading for real in the practice worker: a pass, a known
+mistake with its marked matrices, an endless loop stopped while a widget keeps working, reload and reset.
+
+Code is typed into the editor with the keyboard (tests/browser/practice_pages.py), never set programmatically."""
+import re
+
+import numpy as np
+import pytest
+from browser_pages import wait_for_engine
+from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
+
+from engine.examples import run
+from engine.exercises import get
+
+pytestmark = pytest.mark.browser
+EXERCISE = "layernorm-forward"
+RUN_LIMIT_S = 5  # widgets/practice/engine.js RUN_LIMIT_MS
+
+
+def requested(watched, fragment):
+    return [url for url in watched.requests if fragment in url]
+
+
+def test_without_javascript_the_statement_starter_and_note_are_there(browser, site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site.url + exercise_page(site, EXERCISE))
+    exercise = page.locator(f'.lw-exercise[data-exercise="{EXERCISE}"]')
+    assert exercise.locator(".lw-exercise__title").text_content() == "LayerNorm forward"
+    assert "biased" in exercise.locator(".lw-exercise__statement").text_content()
+    assert exercise.locator(".lw-exercise__statement .katex").count() == 1  # the formula, typeset at build time
+    assert exercise.locator(".lw-exercise__code pre").inner_text().rstrip("\n") == get(EXERCISE).STARTER.rstrip("\n")
+    assert exercise.locator(".lw-exercise__code .highlight .k").first.text_content() == "def"  # highlighted
+    assert "Running the tests needs the live engine" in exercise.locator(".lw-exercise__note").text_content()
+    count = page.locator("h2#practice .lw-practice-count")
+    assert re.fullmatch(r"0/\d+", count.text_content())
+    context.close()
+
+
+def test_the_editor_loads_only_where_exercises_are_and_the_worker_only_on_focus(watched, site):
+    page = watched.page
+    page.goto(site.url)  # the home page: no exercise, no knowledge check
+    page.wait_for_load_state("networkidle")
+    assert requested(watched, "practice/loader.js")
+    assert not requested(watched, "practice/page.js") and not requested(watched, "codemirror.bundle.js")
+
+    exercise = open_exercise(page, site, EXERCISE)
+    page.wait_for_load_state("networkidle")
+    assert requested(watched, "codemirror.bundle.js")
+    assert not requested(watched, "practice/worker.js"), "the practice worker started on page load"
+    assert page.evaluate("Layerwise.practice.engine.starts") == 0
+    exercise.locator(".cm-content").click()
+    page.wait_for_function("Layerwise.practice.engine.starts === 1")
+    assert requested(watched, "practice/worker.js")
+
+
+def test_tab_indents_and_escape_then_tab_leaves_the_editor(watched, site):
+    page = watched.page
+    exercise = open_exercise(page, site, EXERCISE)
+    exercise.locator(".cm-line").last.click()  # the empty last line of the starter
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Tab")
+    page.keyboard.type("pass")
+    assert editor_code(exercise).split("\n")[-1] == "    pass"
+    page.keyboard.press("Shift+Tab")
+    assert editor_code(exercise).split("\n")[-1] == "pass"
+    for _ in range(4):  # undo takes back what was typed (history groups quick edits, so up to a few presses)
+        page.keyboard.press("Control+Z")
+        if editor_code(exercise) == get(EXERCISE).STARTER:
+            break
+    assert editor_code(exercise) == get(EXERCISE).STARTER
+    page.keyboard.press("Escape")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Run tests"
+
+
+def test_hints_open_one_at_a_time_and_are_remembered(watched, site):
+    page = watched.page
+    exercise = open_exercise(page, site, EXERCISE)
+    hints = get(EXERCISE).HINTS
+    button = exercise.locator(".lw-exercise__hint")
+    assert button.text_content() == f"Hint 1 of {len(hints)}"
+    button.click()
+    assert exercise.locator(".lw-exercise__hints li").all_text_contents() == [hints[0].replace("`", "")]
+    button.click()
+    assert exercise.locator(".lw-exercise__hints li").count() == 2
+    assert exercise.locator(".lw-exercise__hints li code").count() >= 1  # `code` in a hint is shown as code
+    page.reload()
+    exercise.locator(".cm-content").wait_for()
+    assert exercise.locator(".lw-exercise__hints li").count() == 2
+    assert exercise.locator(".lw-exercise__hint").text_content() == f"Hint 3 of {len(hints)}"
+    assert exercise.locator(".lw-exercise__solution-button").is_hidden()  # no pass, no three failed runs yet
+
+
+def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE))
+    first = page.locator(".lw-question").first
+    first.locator(".lw-question__answer").wait_for()
+    total = page.locator(".lw-question").count()
+    assert total >= 1
+    assert first.locator("details.question > summary").text_content() == "Show the explanation"
+    assert first.locator(".lw-question__text").text_content().strip()  # the question stays readable above the box
+    assert f"Knowledge check 0/{total} answered" in page.locator(".lw-progress").text_content()
+    first.locator(".lw-question__answer").click()
+    page.keyboard.type("(-1, 1)")
+    page.wait_for_function(f"document.querySelector('.lw-progress').textContent.includes('1/{total} answered')")
+    page.reload()
+    page.locator(".lw-question__answer").first.wait_for()
+    assert page.locator(".lw-question__answer").first.input_value() == "(-1, 1)"
+    assert f"Knowledge check 1/{total} answered" in page.locator(".lw-progress").text_content()
+
+
+def test_without_the_engine_run_says_plainly_that_it_needs_it(watched, site):
+    page = watched.page
+    watched.context.route("**/practice/worker.js", lambda route: route.abort())
+    exercise = open_exercise(page, site, EXERCISE)
+    status = run_and_wait(page, exercise)
+    assert status.startswith("Running the tests needs the live engine, which could not load here")
+    assert exercise.locator(".lw-exercise__statement").is_visible()
+    assert editor_code(exercise) == get(EXERCISE).STARTER
+
+
+def test_the_practice_page_lists_every_exercise_with_a_link(watched, site):
+    page = watched.page
+    page.goto(site.url + "practice/")
+    rows = page.locator(".lw-practice-index tr[data-exercise]")
+    rows.first.wait_for()
+    placed = {html.parent.name for html in site.root.rglob("index.html")
+              if 'class="lw-exercise"' in html.read_text(encoding="utf-8")}
+    assert rows.count() >= 2 * len(placed)  # at least two exercises per page that has any
+    page.wait_for_function("document.querySelector('.lw-practice-index__summary').textContent.includes('you passed 0')")
+    assert set(rows.locator(".lw-practice-index__state").all_text_contents()) == {"not started"}
+    rows.filter(has=page.locator(f'a[href$="#exercise-{EXERCISE}"]')).locator("a").click()
+    page.locator(f'#exercise-{EXERCISE} .cm-content').wait_for()
+
+
+# ----- live: NumPy in Pyodide (PYODIDE_DIST) -----
+
+def layernorm_rows(x, gamma, beta, ddof):
+    """LayerNorm of each row written out here, independently of the engine, formatted as the feedback shows it."""
+    x = np.asarray(x, dtype=float)
+    mean = x.sum(axis=1, keepdims=True) / x.shape[1]
+    var = ((x - mean) ** 2).sum(axis=1, keepdims=True) / (x.shape[1] - ddof)
+    return [[f"{v:.4f}" for v in row] for row in gamma * (x - mean) / np.sqrt(var + 1e-5) + beta]
+
+
+@pytest.mark.live
+def test_a_correct_solution_passes_and_counts(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    total = int(page.locator("h2#practice .lw-practice-count").get_attribute("data-total"))
+    type_code(page, exercise, get(EXERCISE).SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    assert exercise.locator(".lw-feedback__message").text_content().startswith("Passed: all")
+    assert exercise.locator(".lw-exercise__state").text_content() == "passed"
+    assert page.locator(".lw-progress").text_content().startswith(f"Practice 1/{total}")
+    assert page.locator("h2#practice .lw-practice-count").text_content() == f"1/{total}"
+    exercise.locator(".lw-exercise__solution-button").click()  # offered after a pass, in the editor's highlighting
+    assert exercise.locator(".lw-exercise__solution .cm-content .tok-keyword").first.text_content() == "def"
+    page.goto(live.url + "practice/")
+    row = page.locator(f'.lw-practice-index tr[data-exercise="{EXERCISE}"]')
+    page.wait_for_function("document.querySelector('.lw-practice-index__summary').textContent.includes('you passed 1')")
+    assert row.locator(".lw-practice-index__state").text_content() == "✓ passed"
+
+
+@pytest.mark.live
+def test_a_known_mistake_shows_its_hint_and_the_wrong_entries_marked(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    module = get(EXERCISE)
+    unbiased = next(m for m in module.MISTAKES if m.name == "unbiased variance")
+    type_code(page, exercise, unbiased.source(module.SOLUTION))
+    run_and_wait(page, exercise)
+    feedback = exercise.locator(".lw-exercise__feedback")
+    assert feedback.locator(".lw-feedback__hint").text_content() == f"Hint: {unbiased.hint}"
+    assert "is wrong in 8 of 8 entries" in feedback.locator(".lw-feedback__message").text_content()
+    x, gamma, beta = [[1, 2, 3, 4], [2, -2, 0, 4]], 2.0, 1.0  # the case worked by hand in the exercise
+    expected = matrix_cells(feedback.locator('.lw-feedback__matrix[data-role="expected"]'))
+    got = matrix_cells(feedback.locator('.lw-feedback__matrix[data-role="got"]'))
+    assert [[t for t, _ in row] for row in expected] == layernorm_rows(x, gamma, beta, ddof=0)
+    assert [[t for t, _ in row] for row in got] == layernorm_rows(x, gamma, beta, ddof=1)
+    assert all(wrong for row in expected + got for _, wrong in row)
+    assert "boxed with a dashed border" in feedback.locator(".lw-feedback__legend").text_content()
+
+    # One wrong entry: only it is marked, in both matrices, and a screen reader hears which.
+    one_off = module.SOLUTION.replace("    return gamma * x_hat + beta", "    y = gamma * x_hat + beta\n"
+                                      "    y[..., 0, 1] += 1\n    return y")
+    type_code(page, exercise, one_off)
+    run_and_wait(page, exercise)
+    for role in ("expected", "got"):
+        marks = [[wrong for _, wrong in row] for row in matrix_cells(feedback.locator(f'[data-role="{role}"]'))]
+        assert marks == [[False, True, False, False], [False] * 4]
+    assert feedback.locator(".lw-wrong .lw-visually-hidden").first.text_content() == " (differs)"
+    assert feedback.locator(".lw-feedback__hint").count() == 0  # no known mistake matches this one
+
+    solution_button = exercise.locator(".lw-exercise__solution-button")
+    assert solution_button.is_hidden()  # two failed runs
+    run_and_wait(page, exercise)
+    assert solution_button.is_visible()  # offered after the third
+    solution_button.click()
+    shown = exercise.locator(".lw-exercise__solution .cm-content .cm-line").all_text_contents()
+    assert "\n".join(shown) == module.SOLUTION
+
+
+@pytest.mark.live
+def test_an_exception_shows_its_type_message_and_line_in_the_learners_code(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    type_code(page, exercise, "def layernorm_forward(x, gamma, beta, eps=1e-5):\n    mean = x.mean(axis=-1)\n"
+                              "    return (x - mu) * gamma + beta")
+    run_and_wait(page, exercise)
+    feedback = exercise.locator(".lw-exercise__feedback")
+    assert feedback.locator(".lw-feedback__error").text_content() == "NameError: name 'mu' is not defined"
+    assert feedback.locator(".lw-feedback__line").text_content() == "Line 3 of your code: return (x - mu) * gamma + beta"
+
+
+def edit_widget_cell(page, widget, name, row, col, text):
+    """Type into one input cell of a widget and wait for its recomputed result."""
+    cell = widget.locator(f'.lw-cell[data-input="{name}"][data-row="{row}"][data-col="{col}"]')
+    page.evaluate("el => { window.__rendered = false; "
+                  "el.addEventListener('layerwise:rendered', () => { window.__rendered = true; }, {once: true}); }",
+                  widget.element_handle())
+    cell.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+    page.wait_for_function("window.__rendered")
+
+
+@pytest.mark.live
+def test_an_endless_loop_is_stopped_the_next_run_works_and_widgets_keep_working(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    widget = page.locator('.lw-widget[data-kind="layernorm"]').first
+    widget.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    # Sabotage the engine as seen from the practice worker, then hang: neither may reach the widget.
+    type_code(page, exercise, "import engine.norms\nengine.norms.layernorm_forward = None\n\n"
+                              "def layernorm_forward(x, gamma, beta, eps=1e-5):\n    while True: pass")
+    status = run_and_wait(page, exercise, timeout_ms=(RUN_LIMIT_S + 60) * 1000)  # + a cold start
+    assert status.startswith(f"Stopped after {RUN_LIMIT_S} s: your code was still running")
+    assert exercise.locator(".lw-exercise__feedback").inner_text() == ""  # one line, nothing else
+    assert page.evaluate("Layerwise.practice.engine.worker") is None  # terminated
+
+    edit_widget_cell(page, widget, "x", 0, 0, "5")
+    values = page.evaluate("Layerwise.widgets().find(w => w.el.dataset.kind === 'layernorm').values")
+    expected = next(b for b in run("layernorm", values)["blocks"] if b["name"] == "y")["cells"]
+    shown = widget.locator('.lw-output[data-name="y"] tbody tr').evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))")
+    assert shown == expected
+    assert page.evaluate("Layerwise.engine.starts") == 1  # the widgets' worker was never touched
+
+    type_code(page, exercise, get(EXERCISE).SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    assert page.evaluate("Layerwise.practice.engine.starts") == 2  # a fresh worker for the next run
+
+
+@pytest.mark.live
+def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_starter_back(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    solution = get(EXERCISE).SOLUTION
+    type_code(page, exercise, solution)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    page.wait_for_timeout(500)  # the editor writes storage at most every 300 ms
+    page.reload()
+    exercise.locator(".cm-content").wait_for()
+    assert editor_code(exercise) == solution.rstrip("\n")
+    assert exercise.locator(".lw-exercise__state").text_content() == "passed"
+    assert page.locator(".lw-progress").text_content().startswith("Practice 1/")
+    assert exercise.locator(".lw-exercise__feedback").inner_text() == ""  # nothing ran on load
+    assert page.evaluate("Layerwise.practice.engine.starts") == 0
+
+    exercise.locator(".lw-exercise__reset").click()
+    starter = get(EXERCISE).STARTER
+    assert editor_code(exercise) == starter
+    page.reload()
+    exercise.locator(".cm-content").wait_for()
+    assert editor_code(exercise) == starter
+    assert exercise.locator(".lw-exercise__state").text_content() == "passed"  # a pass stays a pass
+
+
+@pytest.mark.live
+def test_the_lab_draws_its_figure_after_a_pass(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, "residual-lab")
+    type_code(page, exercise, get("residual-lab").SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    figure = exercise.locator(".lw-feedback__figure svg")
+    assert figure.get_attribute("role") == "img"
+    assert figure.locator("path, polyline, line").count() > 0

@@ -1,0 +1,175 @@
+/* One exercise on the page: the editor in place of the pre-rendered starter, the buttons Run tests, Hint,
+ * Solution and Reset, and what a run shows. Code runs only when the learner clicks Run or presses Ctrl/Cmd-Enter:
+ * never on page load, never from stored code or a link. */
+import { mountCode, mountEditor } from "./editor.js";
+import { RUN_LIMIT_MS, grade, onEngineChange, practiceEngine, warmUp } from "./engine.js";
+import { element, showResult, withCode } from "./feedback.js";
+import { loadExercise, saveExercise } from "./storage.js";
+
+const SOLUTION_AFTER_FAILURES = 3;
+const SAVE_DELAY_MS = 300; // typing writes localStorage at most this often
+const KEYS_NOTE = "Ctrl+Enter (⌘+Enter) runs the tests. In the editor, Tab indents; press Escape, then Tab, to move on.";
+
+const running = new Set(); // exercises waiting for a verdict, told about the engine's start-up steps
+onEngineChange((client) => {
+  for (const exercise of running) if (client.state === "loading") exercise.setStatus(startingText(client.stage));
+});
+
+function startingText(stage) {
+  return `Starting Python in this tab (a few seconds the first time): ${stage || "starting"}…`;
+}
+
+function button(text, onClick, className) {
+  const node = element("button", `lw-button ${className}`, text);
+  node.type = "button";
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+export class Exercise {
+  /* el: the pre-rendered .lw-exercise; onProgress(): called when its passed state may have changed. */
+  constructor(el, onProgress) {
+    this.el = el;
+    this.id = el.dataset.exercise;
+    this.title = el.querySelector(".lw-exercise__title").textContent;
+    this.data = JSON.parse(el.dataset.practice); // {function, starter, solution, hints, lab}
+    this.state = loadExercise(this.id);
+    this.onProgress = onProgress;
+    this.editor = null;
+    this.saveTimer = null;
+    this.showState();
+  }
+
+  /* Replace the static starter with the editor and add the controls; without the editor the page stays static. */
+  async mount() {
+    const code = this.el.querySelector(".lw-exercise__code");
+    this.editor = await mountEditor(code, {
+      doc: this.state.code !== null ? this.state.code : this.data.starter,
+      label: `Python code for the exercise ${this.title}`,
+      onRun: () => this.run(),
+      onChange: (text) => this.codeChanged(text),
+      onFocus: warmUp,
+    });
+    this.runButton = button("Run tests", () => this.run(), "lw-exercise__run");
+    this.runButton.title = "Ctrl+Enter in the editor";
+    this.hintButton = button("", () => this.showNextHint(), "lw-exercise__hint");
+    this.solutionButton = button("Show the solution", () => this.toggleSolution(), "lw-exercise__solution-button");
+    this.resetButton = button("Reset", () => this.reset(), "lw-exercise__reset");
+    const bar = element("div", "lw-exercise__bar");
+    bar.append(this.runButton, this.hintButton, this.solutionButton, this.resetButton);
+    this.status = element("p", "lw-exercise__status");
+    this.status.setAttribute("role", "status");
+    this.hints = element("ol", "lw-exercise__hints");
+    this.solution = element("div", "lw-exercise__solution");
+    this.solution.hidden = true;
+    this.feedback = element("div", "lw-exercise__feedback");
+    this.note = this.el.querySelector(".lw-exercise__note");
+    this.note.textContent = KEYS_NOTE;
+    code.after(bar, this.note, this.status, this.hints, this.solution, this.feedback);
+    for (let i = 0; i < this.state.hints; i++) this.hints.append(withCode("li", "", this.data.hints[i] || ""));
+    this.showState();
+  }
+
+  async run() {
+    if (!this.editor || running.has(this)) return;
+    running.add(this);
+    this.runButton.disabled = true;
+    this.setStatus(practiceEngine.state === "ready" ? "Running the tests…" : startingText(practiceEngine.stage));
+    try {
+      this.showVerdict(await grade(this.id, this.editor.getCode()));
+    } catch (error) {
+      this.showStopped(error);
+    } finally {
+      running.delete(this);
+      this.runButton.disabled = false;
+    }
+  }
+
+  showVerdict(result) {
+    showResult(this.feedback, result);
+    if (result.passed) {
+      this.state.passed = true;
+      this.setStatus("Passed. Well done.");
+    } else {
+      this.state.failures += 1;
+      this.setStatus("Not yet: the first check that failed is below.");
+    }
+    this.save();
+    this.showState();
+    this.onProgress();
+  }
+
+  /* No verdict: the run was stopped, Python crashed, or the engine cannot load here. One line says which. */
+  showStopped(error) {
+    this.feedback.replaceChildren();
+    if (error.cause === "failed") {
+      this.setStatus(`Running the tests needs the live engine, which could not load here: ${error.message}. ` +
+                     "The statement and the starter code still hold.");
+      return;
+    }
+    this.setStatus(error.cause === "timeout"
+      ? `Stopped after ${RUN_LIMIT_MS / 1000} s: your code was still running (an endless loop, or a very large ` +
+        "array?). Its Python was shut down; the next Run starts a fresh one."
+      : `Python stopped while running your code (${error.message}); the next Run starts a fresh one.`);
+    this.state.failures += 1;
+    this.save();
+    this.showState();
+  }
+
+  showNextHint() {
+    if (this.state.hints >= this.data.hints.length) return;
+    this.hints.append(withCode("li", "", this.data.hints[this.state.hints]));
+    this.state.hints += 1;
+    this.save();
+    this.showState();
+  }
+
+  async toggleSolution() {
+    if (this.solution.hidden && !this.solution.childElementCount) {
+      await mountCode(this.solution, { doc: this.data.solution, label: `Solution of the exercise ${this.title}` });
+    }
+    this.solution.hidden = !this.solution.hidden;
+    this.showState();
+  }
+
+  reset() {
+    clearTimeout(this.saveTimer);
+    this.editor.setCode(this.data.starter);
+    this.state.code = null;
+    this.feedback.replaceChildren();
+    this.setStatus("The starter code is back.");
+    this.save();
+  }
+
+  codeChanged(text) {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.state.code = text === this.data.starter ? null : text;
+      this.save();
+    }, SAVE_DELAY_MS);
+  }
+
+  save() {
+    saveExercise(this.id, this.state);
+  }
+
+  setStatus(text) {
+    if (this.status) this.status.textContent = text;
+  }
+
+  /* Badge, hint and solution buttons from the stored state. */
+  showState() {
+    const badge = this.el.querySelector(".lw-exercise__state");
+    const state = this.state.passed ? "passed" : this.state.failures ? "tried" : "new";
+    badge.dataset.state = state;
+    badge.textContent = { passed: "passed", tried: "not passed yet", new: "not passed yet" }[state];
+    this.el.dataset.state = state;
+    if (!this.hintButton) return;
+    const total = this.data.hints.length;
+    this.hintButton.disabled = this.state.hints >= total;
+    this.hintButton.textContent = this.state.hints >= total ? `All ${total} hints shown`
+      : `Hint ${this.state.hints + 1} of ${total}`;
+    this.solutionButton.hidden = !(this.state.passed || this.state.failures >= SOLUTION_AFTER_FAILURES);
+    this.solutionButton.textContent = this.solution.hidden ? "Show the solution" : "Hide the solution";
+  }
+}

@@ -1,0 +1,18 @@
+/* Layerwise practice, loaded on every page (a few hundred bytes): imports the practice modules only on a page that
+ * has exercises, knowledge-check questions or the list of exercises, so other pages never download the editor.
+ * Runs again on every mkdocs-material instant navigation (document$); the modules stay loaded across pages. */
+(function () {
+  "use strict";
+  const pageModule = new URL("page.js", document.currentScript.src).href;
+  const WANTED = ".lw-exercise, .lw-practice-index, article details.question";
+
+  function initPage() {
+    if (!document.querySelector(WANTED)) return;
+    import(pageModule).then((page) => page.initPage()).catch((error) => {
+      console.warn(`Layerwise practice could not start: ${error.message}`); // the static page stays as built
+    });
+  }
+
+  initPage();
+  if (window.document$) window.document$.subscribe(initPage);
+})();
