@@ -29,8 +29,12 @@ setup_python() {
 }
 
 setup_node() {
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  # Reinstall only when package-lock.json changed since the last install (a hash, not a date: npm itself rewrites
+  # node_modules/.package-lock.json).
+  local stamp="node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)"
+  if [ ! -f "$stamp" ]; then
     npm ci --no-audit --no-fund --silent
+    touch "$stamp"
   fi
 }
 

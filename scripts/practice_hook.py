@@ -18,10 +18,10 @@ from pymdownx.superfences import SuperFencesException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
 
-from livewidgets.wheel import source_hash  # noqa: E402
+from livewidgets.engine_package import source_digest  # noqa: E402
 from practice import bundle, fence  # noqa: E402
 
-ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the wheel are found relative to it
+ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
 BROWSER_FILES = ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((ROOT / "widgets" / "practice").iterdir())
                                          if p.suffix in (".js", ".css") and p.name != "codemirror.js"]
 EDITOR_ENTRY = ROOT / "widgets" / "practice" / "codemirror.js"  # bundled, not shipped as is
@@ -44,7 +44,7 @@ def on_config(config):
         raise PluginError(str(error)) from None
     _build.clear()
     _build.update(editor=editor, placements={}, page=None, page_url=None, exercises_on_page={},
-                  engine_hash=source_hash(ROOT / "engine"))
+                  engine_hash=source_digest(ROOT))
     loader = f"{ASSETS}/practice/loader.js"
     if loader not in [str(e) for e in config.extra_javascript]:
         config.extra_javascript.append(loader)

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a pa
 from livewidgets import engine_package, pyodide_dist  # noqa: E402
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
-BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "widgets.css")
+BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "engine-loader.js", "widgets.css")
 CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
 PACKAGE_CACHE = ROOT / ".cache" / "layerwise-engine"
@@ -63,7 +63,7 @@ def on_config(config):
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
     # (seconds to load) then starts before other scripts' page work, such as rendering the math.
     scripts = [f"{ASSETS}/{name}" for name in (CONFIG_SCRIPT,) + BROWSER_FILES
-               if name.endswith(".js") and name != "worker.js"]
+               if name.endswith(".js") and name not in ("worker.js", "engine-loader.js")]
     config.extra_javascript[:] = scripts + [e for e in config.extra_javascript if str(e) not in scripts]
     if f"{ASSETS}/widgets.css" not in [str(e) for e in config.extra_css]:
         config.extra_css.append(f"{ASSETS}/widgets.css")

@@ -2,6 +2,7 @@
  * It receives {kind, inputs as JSON of numbers} and answers with the JSON that engine.examples.run_json made.
  * The page never blocks on Python, and never sends code: only the kind's name and arrays of numbers. */
 "use strict";
+importScripts("engine-loader.js"); // loadEngine, shared with the practice worker
 let runJson = null;
 let finishCheckJson = null;
 const waitingChecks = new Map(); // widget key -> id of its latest result whose gradient check has not run
@@ -12,21 +13,7 @@ function step(stage) {
 
 async function start({ pyodideURL, lockFileURL }) {
   try {
-    step("loading the Python runtime");
-    try {
-      importScripts(pyodideURL + "pyodide.js");
-    } catch (error) {
-      throw new Error(`the Python runtime could not be fetched from ${pyodideURL} (${error.message})`);
-    }
-    // The site's lock file lists the engine as the package "layerwise", depending on NumPy, and NumPy where the
-    // runtime is served from: one loadPackage by name fetches both at once.
-    const pyodide = await self.loadPyodide({ indexURL: pyodideURL, lockFileURL, stdout: () => {}, stderr: () => {} });
-    step("loading NumPy and the engine");
-    const problems = [];
-    await pyodide.loadPackage("layerwise", { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
-    const why = `(${problems.join("; ") || "no reason given"})`;
-    if (!("numpy" in pyodide.loadedPackages)) throw new Error(`NumPy from ${pyodideURL} could not be loaded ${why}`);
-    if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine could not be loaded ${why}`);
+    const pyodide = await loadEngine(pyodideURL, lockFileURL, step);
     step("importing the engine");
     const examples = pyodide.pyimport("engine.examples");
     // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan

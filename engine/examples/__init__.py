@@ -8,8 +8,8 @@ is first asked for, so the worker starts without importing all of them; ``KINDS`
 import importlib
 import importlib.util
 import json
-import os
 
+from .. import module_names
 from ..errors import LayerwiseError
 from .kind import Kind
 
@@ -18,8 +18,7 @@ _loaded = {}  # kind name -> Kind, filled as kinds are asked for
 
 
 def _kind_modules():
-    names = (file[:-3] for file in os.listdir(__path__[0]) if file.endswith(".py"))  # pkgutil: slower to import
-    return sorted(name for name in names if name not in _HELPERS and not name.startswith("_"))
+    return [name for name in module_names(__path__[0]) if name not in _HELPERS]
 
 
 def _import_kind(name):

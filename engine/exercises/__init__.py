@@ -9,8 +9,8 @@ ARCHITECTURE.md, "Exercises", for how to write one.
 import ast
 import importlib
 import json
-import os
 
+from .. import module_names
 from ..errors import LayerwiseError
 
 # Page order of the site's navigation: ids() lists exercises page by page, then by each module's ORDER.
@@ -23,7 +23,7 @@ REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "START
 
 
 def _module_names():
-    return sorted(file[:-3] for file in os.listdir(__path__[0]) if file.endswith(".py") and not file.startswith("_"))
+    return module_names(__path__[0])
 
 
 def ids():

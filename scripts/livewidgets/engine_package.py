@@ -49,15 +49,20 @@ def tools_python(root, minor):
     return python
 
 
-def cache_key(root, base_lock, runtime_url):
-    """A hash of the engine's files, the build inputs, the runtime's lock file and where the runtime is served."""
+def source_digest(root, salt=b""):
+    """A hash of ``salt``, the engine's files and the other build inputs: what every cache of the engine keys on."""
     root = Path(root)
     paths = [root / name for name in WHEEL_INPUTS] + sorted(
         p for p in (root / "engine").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    digest = hashlib.sha256(runtime_url.encode() + b"\0" + Path(base_lock).read_bytes())
+    digest = hashlib.sha256(salt)
     for path in paths:
         digest.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def cache_key(root, base_lock, runtime_url):
+    """A hash of the engine's files, the build inputs, the runtime's lock file and where the runtime is served."""
+    return source_digest(root, runtime_url.encode() + b"\0" + Path(base_lock).read_bytes())
 
 
 def rebased(lock, runtime_url):

@@ -30,3 +30,10 @@ def test_engine_imports_only_numpy_and_the_standard_library():
 def test_every_module_stays_small():
     for path in ENGINE_DIR.glob("*.py"):
         assert len(path.read_text(encoding="utf-8").splitlines()) < 300, f"{path.name} holds more than one idea"
+
+
+def test_module_names_finds_sources_and_bytecode_only_modules(tmp_path):
+    # The browser's wheel ships bytecode without sources (pyodide py-compile): a module that is only a .pyc counts.
+    for name in ("norms.py", "linear.pyc", "_private.py", "notes.txt", "twice.py", "twice.pyc"):
+        (tmp_path / name).write_text("")
+    assert engine.module_names(tmp_path) == ["linear", "norms", "twice"]

@@ -15,7 +15,7 @@ function engineConfig() {
 export const practiceEngine = new EngineClient({
   url: new URL("worker.js", HERE).href,
   startMessage: () => ({ pyodideURL: new URL(engineConfig().pyodide, ASSETS).href,
-                         wheelURL: new URL(engineConfig().wheel, ASSETS).href,
+                         lockFileURL: new URL(engineConfig().lockFile, ASSETS).href,
                          prepare: [...document.querySelectorAll(".lw-exercise")].map((el) => el.dataset.exercise) }),
   readyTimeoutMs: (engineConfig() || {}).readyTimeoutMs || 60_000,
   onChange: (client) => { for (const listener of listeners) listener(client); },

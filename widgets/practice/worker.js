@@ -3,35 +3,17 @@
  * reaches what a widget shows, and the page can terminate this worker without touching the widgets. Protocol: see
  * widgets/engine-client.js; requests are {type: "grade", id, exercise, source}. */
 "use strict";
+importScripts("../engine-loader.js"); // loadEngine, shared with the widgets' worker
 let gradeJson = null;
 
 function step(stage) {
   self.postMessage({ type: "progress", stage });
 }
 
-/* Pyodide, NumPy and the engine wheel, loaded as widgets/worker.js loads them (kept in one function, so both
- * workers can move to the same loading together). */
-async function loadEngine(pyodideURL, wheelURL) {
-  step("loading the Python runtime");
-  try {
-    importScripts(pyodideURL + "pyodide.js");
-  } catch (error) {
-    throw new Error(`the Python runtime could not be fetched from ${pyodideURL} (${error.message})`);
-  }
-  const pyodide = await self.loadPyodide({ indexURL: pyodideURL, stdout: () => {}, stderr: () => {} });
-  step("loading NumPy and the engine");
-  const problems = [];
-  await pyodide.loadPackage(["numpy", wheelURL], { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
-  const why = `(${problems.join("; ") || "no reason given"})`;
-  if (!("numpy" in pyodide.loadedPackages)) throw new Error(`NumPy from ${pyodideURL} could not be loaded ${why}`);
-  if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine wheel could not be loaded ${why}`);
-  return pyodide;
-}
-
 /* `prepare`: the ids of the page's exercises, whose expected outputs are computed now rather than in the first Run. */
-async function start({ pyodideURL, wheelURL, prepare }) {
+async function start({ pyodideURL, lockFileURL, prepare }) {
   try {
-    const pyodide = await loadEngine(pyodideURL, wheelURL);
+    const pyodide = await loadEngine(pyodideURL, lockFileURL, step);
     step("preparing the exercises");
     const exercises = pyodide.pyimport("engine.exercises");
     exercises.prepare(pyodide.toPy(prepare || []));
