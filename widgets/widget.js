@@ -1,0 +1,245 @@
+/* One widget: ties its inputs (widget-state.js), its drawing (widget-render.js), its saved values
+ * (widget-storage.js) and the engine (widget-engine.js) to the reader's edits. Pages arrive pre-rendered
+ * (scripts/livewidgets/render.py); this makes the cells editable and keeps the outputs in step with them. */
+import { compute, engine, startEngine } from "./widget-engine.js";
+import { onCellKey } from "./widget-keys.js";
+import { element, renderInput, renderResizers, renderResult, showCheck } from "./widget-render.js";
+import { InputState, clone, planPaste } from "./widget-state.js";
+import { savedValues, storeValues } from "./widget-storage.js";
+
+export class Widget {
+  /* `onSave()` is called after this widget's values were stored, so the page can rewrite its link. */
+  constructor(el, onSave) {
+    this.el = el;
+    this.id = el.dataset.widgetId;
+    this.spec = JSON.parse(el.dataset.spec);
+    this.start = JSON.parse(el.dataset.start);
+    this.inputs = new InputState(this.spec, this.start);
+    this.onSave = onSave;
+    this.inFlight = false;
+    this.dirty = false;
+    this.unsaved = false; // edits computed live but not yet written to the URL and localStorage
+    this.error = "";
+    this.startResults = el.querySelector(".lw-results").cloneNode(true);
+    this.buildControls();
+    this.restore();
+    this.renderInputs();
+    this.showEngineState();
+  }
+
+  get values() { return this.inputs.values; } // read by the tests and the benchmark
+
+  /* Values from the link first, then from localStorage; anything invalid is reported and ignored. */
+  restore() {
+    const saved = savedValues(this.id);
+    if (saved === undefined) return;
+    const problem = this.inputs.adopt(saved);
+    if (problem) {
+      this.setMessage(`The saved values of this example were not used: ${problem}.`, "error");
+      return;
+    }
+    this.dirty = true;
+    this.results().classList.add("lw-stale");
+    this.setMessage("Your edited values are shown; the outputs update when the live engine is ready.", "info");
+    startEngine();
+  }
+
+  buildControls() {
+    const bar = this.el.querySelector(".lw-bar");
+    this.stateEl = bar.querySelector(".lw-state");
+    const reset = element("button", "lw-button lw-reset", "Reset");
+    reset.type = "button";
+    reset.addEventListener("click", () => this.reset());
+    const copy = element("button", "lw-button lw-copy", "Copy link");
+    copy.type = "button";
+    copy.addEventListener("click", () => this.copyLink());
+    bar.append(reset, copy);
+    this.messageEl = this.el.querySelector(".lw-message");
+    this.el.addEventListener("focusin", () => startEngine());
+    this.el.addEventListener("input", (event) => this.onInput(event));
+    this.el.addEventListener("keydown", (event) => this.onKeydown(event));
+    this.el.addEventListener("paste", (event) => this.onPaste(event));
+  }
+
+  results() { return this.el.querySelector(".lw-results"); }
+
+  showEngineState() {
+    let state = "static";
+    let text = "static";
+    if (engine.state === "loading") { state = "loading"; text = `loading: ${engine.stage}…`; }
+    if (engine.state === "ready") { state = this.error ? "error" : "live"; text = state; }
+    this.stateEl.dataset.state = state;
+    this.stateEl.textContent = text;
+    this.el.dataset.state = state;
+    if (engine.state === "ready" && this.dirty && !this.inFlight) this.send();
+    if (engine.state === "failed" && this.dirty) this.setMessage("Not recomputed: the live engine could not load.", "error");
+  }
+
+  /* ----- inputs ----- */
+  renderInputs() {
+    for (const input of this.spec.inputs) {
+      const figure = this.el.querySelector(`.lw-input[data-name="${CSS.escape(input.name)}"]`);
+      renderInput(figure, this.spec, input, this.values[input.name]);
+      renderResizers(figure, this.spec, input, this.inputs.shapeOf(input.name), (symbol, sign) => this.resize(symbol, sign));
+    }
+    this.inputs.bad.clear(); // every cell now shows a valid number again
+  }
+
+  resize(symbol, sign) {
+    this.inputs.resize(symbol, sign);
+    this.renderInputs();
+    this.edited();
+  }
+
+  onInput(event) {
+    const box = event.target;
+    if (!box.classList || !box.classList.contains("lw-cell")) return;
+    this.readCell(box);
+    this.edited();
+  }
+
+  readCell(box) {
+    const error = this.inputs.readCell(box.dataset.input, Number(box.dataset.row), Number(box.dataset.col), box.value);
+    box.classList.toggle("lw-bad", Boolean(error));
+    if (error) box.setAttribute("aria-invalid", "true");
+    else box.removeAttribute("aria-invalid");
+  }
+
+  /* After any change: report bad cells (outputs stay, dimmed) or save and recompute. */
+  edited() {
+    const results = this.results();
+    const problem = this.inputs.problem();
+    if (problem) {
+      results.classList.add("lw-stale");
+      this.setMessage(problem, "error");
+      return;
+    }
+    this.setMessage("", "");
+    this.dirty = true;
+    if (engine.state === "ready") {
+      this.unsaved = true; // saved once the result is shown: storage and history writes stay off the edit's path
+      if (!this.inFlight) this.send();
+    } else {
+      this.save();
+      results.classList.add("lw-stale");
+      if (engine.state === "failed") this.setMessage("Not recomputed: the live engine could not load.", "error");
+      else { this.setMessage("Your edit is kept; it is computed as soon as the live engine is ready.", "info"); startEngine(); }
+    }
+  }
+
+  async send() {
+    this.dirty = false;
+    this.inFlight = true;
+    const values = clone(this.values);
+    const sentAt = performance.now();
+    try {
+      const result = await compute({ key: this.id, kind: this.spec.name, values,
+                                     onCheck: (check) => this.showCheck(check, values) });
+      if (result.error) this.showError(result.error);
+      else this.showResult(result);
+    } catch (error) {
+      this.showError(error.message);
+    }
+    this.inFlight = false;
+    this.el.dispatchEvent(new CustomEvent("layerwise:rendered", { bubbles: true, detail: { ms: performance.now() - sentAt } }));
+    if (this.dirty && engine.state === "ready") this.send();
+    else if (this.unsaved) this.save();
+  }
+
+  /* The deferred gradient check, if the values it checked are still the ones shown. */
+  showCheck(check, values) {
+    const paragraph = this.el.querySelector(".lw-results .lw-gradcheck");
+    if (!paragraph || !check || JSON.stringify(values) !== JSON.stringify(this.values) || this.error) return;
+    showCheck(paragraph, check);
+    if (this.lastResult) this.lastResult.gradcheck = check;
+  }
+
+  showError(message) {
+    this.error = message;
+    this.results().classList.add("lw-stale");
+    this.setMessage(message, "error");
+    this.showEngineState();
+  }
+
+  showResult(result) {
+    this.error = "";
+    this.lastResult = result; // read by the browser tests to compare raw values with CPython
+    renderResult(this.spec, this.results(), result);
+    if (result.nonfinite.length) {
+      this.setMessage(`Not finite: ${result.nonfinite.join(", ")} (an overflow or a division by zero); ` +
+                      "those cells show inf or nan.", "warning");
+    } else {
+      this.setMessage("", "");
+    }
+    this.showEngineState();
+  }
+
+  /* ----- messages, keys, paste ----- */
+  setMessage(text, level) {
+    this.messageEl.textContent = text;
+    this.messageEl.dataset.level = level;
+  }
+
+  onKeydown(event) {
+    const box = event.target;
+    if (!box.classList || !box.classList.contains("lw-cell")) return;
+    onCellKey(event, box, (r, c) => this.cell(box.dataset.input, r, c));
+  }
+
+  cell(name, r, c) {
+    return this.el.querySelector(`.lw-cell[data-input="${CSS.escape(name)}"][data-row="${r}"][data-col="${c}"]`);
+  }
+
+  onPaste(event) {
+    const box = event.target;
+    if (!box.classList || !box.classList.contains("lw-cell")) return;
+    const text = (event.clipboardData || window.clipboardData).getData("text");
+    if (text.trim() !== "" && !/[\t\n,; ]/.test(text.trim())) return; // one value: the browser pastes it
+    event.preventDefault();
+    this.pasteBlock(box, text);
+  }
+
+  /* Fill cells from the focused one; grow linked dimensions when the block needs more room. */
+  pasteBlock(box, text) {
+    const name = box.dataset.input;
+    const plan = planPaste(this.spec, this.values, name, Number(box.dataset.row), Number(box.dataset.col), text);
+    if (plan.error) { this.setMessage(plan.error, "error"); return; }
+    for (const symbol of plan.grow) this.inputs.resize(symbol, 1);
+    if (plan.grow.length) this.renderInputs();
+    for (const [r, c, cellText] of plan.writes) {
+      const target = this.cell(name, r, c);
+      target.value = cellText;
+      this.readCell(target);
+    }
+    this.edited();
+  }
+
+  /* ----- state in the URL and localStorage ----- */
+  isAtStart() { return this.inputs.isAtStart(); }
+
+  save() {
+    this.unsaved = false;
+    storeValues(this.id, this.values, this.isAtStart());
+    this.onSave();
+  }
+
+  reset() {
+    this.inputs.reset();
+    this.dirty = false;
+    this.error = "";
+    this.renderInputs();
+    this.results().replaceWith(this.startResults.cloneNode(true));
+    this.setMessage("", "");
+    this.save();
+    this.showEngineState();
+  }
+
+  async copyLink() {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      this.setMessage("Link copied: it reproduces this example exactly.", "info");
+    } catch (e) {
+      this.setMessage(`Copy this link: ${location.href}`, "info");
+    }
+  }
+}
