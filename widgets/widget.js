@@ -132,24 +132,34 @@ export class Widget {
     this.inFlight = true;
     const values = clone(this.values);
     const sentAt = performance.now();
+    let answer;
     try {
-      const result = await compute({ key: this.id, kind: this.spec.name, values,
-                                     onCheck: (check) => this.showCheck(check, values) });
-      if (result.error) this.showError(result.error);
-      else this.showResult(result);
+      answer = await compute({ key: this.id, kind: this.spec.name, values,
+                               onCheck: (check) => this.showCheck(check, values) });
     } catch (error) {
-      this.showError(error.message);
+      answer = { error: error.message };
     }
     this.inFlight = false;
-    this.el.dispatchEvent(new CustomEvent("layerwise:rendered", { bubbles: true, detail: { ms: performance.now() - sentAt } }));
+    // An answer is shown only if it answers the cells as they are now: a cell typed bad meanwhile keeps its
+    // message and the dimmed outputs, and newer values are sent below instead.
+    if (this.answers(values)) {
+      if (answer.error) this.showError(answer.error);
+      else this.showResult(answer);
+      this.el.dispatchEvent(new CustomEvent("layerwise:rendered", { bubbles: true, detail: { ms: performance.now() - sentAt } }));
+    }
     if (this.dirty && engine.state === "ready") this.send();
     else if (this.unsaved) this.save();
+  }
+
+  /* Do `values` (sent earlier) answer the cells as they are now? */
+  answers(values) {
+    return !this.inputs.problem() && JSON.stringify(values) === JSON.stringify(this.values);
   }
 
   /* The deferred gradient check, if the values it checked are still the ones shown. */
   showCheck(check, values) {
     const paragraph = this.el.querySelector(".lw-results .lw-gradcheck");
-    if (!paragraph || !check || JSON.stringify(values) !== JSON.stringify(this.values) || this.error) return;
+    if (!paragraph || !check || !this.answers(values) || this.error) return;
     showCheck(paragraph, check);
     if (this.lastResult) this.lastResult.gradcheck = check;
   }
