@@ -6,6 +6,8 @@
  *   compute({key, kind, values, onCheck})      -> Promise of the result JSON (rejected with the engine's reason);
  *                                                 onCheck(check JSON) later, for its gradient check
  *   onEngineChange(listener)                   listener(engine) after every change of state or loading stage
+ * A worker that dies after it was ready (a fatal error of the Python runtime, the worker's own error event) is
+ * replaced at once: `engine.crash` says why, and the requests it owed are rejected with `error.crashed = true`.
  */
 const ASSETS = new URL(".", import.meta.url).href; // …/assets/layerwise/
 
@@ -20,6 +22,8 @@ export const engine = {
   starts: 0, // how many workers this tab created (tests check navigation does not add one)
   timeline: [], // [stage, ms since navigation start] of the latest start
   pythonMs: 0, // time inside Python for the latest result
+  crash: "", // why the latest worker died after it was ready
+  crashes: 0,
 };
 
 const pending = new Map(); // request id -> {resolve, reject}
@@ -69,17 +73,17 @@ export function startEngine() {
 }
 
 /* Drop the worker and reject whatever it still owed. */
-function dropWorker(reason) {
+function dropWorker(reason, crashed) {
   clearTimeout(readyTimer);
   if (engine.worker) engine.worker.terminate();
   engine.worker = null;
-  for (const { reject } of pending.values()) reject(new Error(reason));
+  for (const { reject } of pending.values()) reject(Object.assign(new Error(reason), { crashed }));
   pending.clear();
   checks.clear();
 }
 
 function failEngine(reason) {
-  dropWorker(reason);
+  dropWorker(reason, false);
   engine.state = "failed";
   engine.reason = reason;
   changed();
@@ -119,7 +123,9 @@ function onWorkerMessage(worker, message) {
 function onWorkerDied(worker, reason) {
   if (worker !== engine.worker) return;
   if (engine.state !== "ready") { failEngine(reason); return; }
-  dropWorker(`the live engine stopped (${reason}); restarting it`);
+  engine.crash = reason;
+  engine.crashes += 1;
+  dropWorker(`the live engine stopped (${reason})`, true);
   engine.state = "idle";
   startEngine();
 }

@@ -137,6 +137,7 @@ export class Widget {
       answer = await compute({ key: this.id, kind: this.spec.name, values,
                                onCheck: (check) => this.showCheck(check, values) });
     } catch (error) {
+      if (error.crashed) return this.lost();
       answer = { error: error.message };
     }
     this.inFlight = false;
@@ -149,6 +150,15 @@ export class Widget {
     }
     if (this.dirty && engine.state === "ready") this.send();
     else if (this.unsaved) this.save();
+  }
+
+  /* The engine died before answering: these values are not sent again by themselves (they might crash it again,
+   * and again), so the outputs stay dimmed until the next edit, which the restarted engine answers (an edit made
+   * meanwhile is sent once it is ready). The page's notice says what happened. */
+  lost() {
+    this.inFlight = false;
+    this.results().classList.add("lw-stale");
+    this.el.dispatchEvent(new CustomEvent("layerwise:lost", { bubbles: true }));
   }
 
   /* Do `values` (sent earlier) answer the cells as they are now? */

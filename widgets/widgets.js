@@ -16,23 +16,46 @@ function saveLink() {
   writeLink(edited);
 }
 
-/* One notice per page when the engine cannot load. */
+const CRASH_SHOWN = 48; // characters of the crash's reason shown, so that the notice stays one line
+let crashSeen = 0; // engine.crashes when this page was set up: older crashes are not this page's news
+let lostIn = null; // the widget whose answer the latest crash lost: the notice goes above it
+
+/* One notice per page, in one line: the engine cannot load, or it stopped and was restarted. */
+function noticeText() {
+  if (engine.state === "failed") {
+    return `The live engine could not load: ${engine.reason}. Every value on this page was computed by the same ` +
+           "engine when the site was built, so it stays readable; edits are not recomputed.";
+  }
+  if (engine.crashes > crashSeen) {
+    const why = engine.crash.length > CRASH_SHOWN ? engine.crash.slice(0, CRASH_SHOWN) + "…" : engine.crash;
+    return engine.state === "ready"
+      ? `The live engine crashed (${why}) and was restarted: edit a value to recompute.`
+      : `The live engine crashed (${why}); restarting it…`;
+  }
+  return "";
+}
+
 function showNotice() {
   const existing = document.querySelector(".lw-notice");
-  if (engine.state !== "failed" || !pageWidgets.length) {
+  const text = pageWidgets.length ? noticeText() : "";
+  if (!text) {
     if (existing) existing.remove();
     return;
   }
   const notice = existing || document.createElement("p");
   notice.className = "lw-notice";
-  notice.setAttribute("role", "alert");
-  notice.textContent = `The live engine could not load: ${engine.reason}. Every value on this page was computed ` +
-                       "by the same engine when the site was built, so it stays readable; edits are not recomputed.";
-  if (!existing) pageWidgets[0].el.before(notice);
+  notice.setAttribute("role", engine.state === "failed" ? "alert" : "status");
+  notice.textContent = text;
+  const above = (lostIn && lostIn.isConnected ? lostIn : pageWidgets[0].el);
+  if (notice.nextElementSibling !== above) above.before(notice);
 }
 
 onEngineChange(() => {
   for (const widget of pageWidgets) widget.showEngineState();
+  showNotice();
+});
+document.addEventListener("layerwise:lost", (event) => {
+  lostIn = event.target;
   showNotice();
 });
 
@@ -42,6 +65,8 @@ function initPage() {
   if (observer) observer.disconnect();
   for (const el of found) el.dataset.lwReady = "true";
   pageWidgets = found.map((el) => new Widget(el, saveLink));
+  crashSeen = engine.crashes;
+  lostIn = null;
   if (!pageWidgets.length) return;
   observer = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) {
