@@ -21,7 +21,7 @@ from livewidgets import pyodide_dist, wheel  # noqa: E402
 ASSETS = "assets/layerwise"  # where widgets/ and the engine wheel land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
 BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "widget-state.js", "widget-render.js",
-                   "widget-storage.js", "widget-keys.js", "cells.js")
+                   "widget-storage.js", "widget-keys.js", "widget-announce.js", "cells.js")
 BROWSER_FILES = BROWSER_MODULES + ("worker.js", "widgets.css")
 CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the engine wheel are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error

@@ -2,14 +2,17 @@
  * (widget-storage.js) and the engine (widget-engine.js) to the reader's edits. Pages arrive pre-rendered
  * (scripts/livewidgets/render.py); this makes the cells editable and keeps the outputs in step with them. */
 import { compute, engine, startEngine } from "./widget-engine.js";
-import { onCellKey } from "./widget-keys.js";
-import { element, renderInput, renderResizers, renderResult, showCheck } from "./widget-render.js";
+import { announce, listOfNames, typing } from "./widget-announce.js";
+import * as keys from "./widget-keys.js";
+import { element, markCell, markScrolling, renderInput, renderResizers, renderResult, showCheck } from "./widget-render.js";
 import { InputState, clone, planPaste } from "./widget-state.js";
 import { savedValues, storeValues } from "./widget-storage.js";
 
 export class Widget {
-  /* `onSave()` is called after this widget's values were stored, so the page can rewrite its link. */
-  constructor(el, onSave) {
+  /* `onSave()` is called after this widget's values were stored, so the page can rewrite its link; `helpId` names
+   * the page's description of the matrices' keys. */
+  constructor(el, onSave, helpId) {
+    this.helpId = helpId;
     this.el = el;
     this.id = el.dataset.widgetId;
     this.spec = JSON.parse(el.dataset.spec);
@@ -55,10 +58,26 @@ export class Widget {
     copy.addEventListener("click", () => this.copyLink());
     bar.append(reset, copy);
     this.messageEl = this.el.querySelector(".lw-message");
-    this.el.addEventListener("focusin", () => startEngine());
+    // The message of a bad cell, shown just under that cell over whatever lies there (nothing moves); screen
+    // readers get it from the cell itself (aria-describedby) and from the summary, so this copy is hidden from them.
+    this.cellError = this.el.appendChild(element("p", "lw-cell-error"));
+    this.cellError.setAttribute("aria-hidden", "true");
+    this.cellError.hidden = true;
+    this.el.addEventListener("scroll", () => this.placeCellError(), { capture: true, passive: true });
+    new ResizeObserver(() => { markScrolling(this.el); this.placeCellError(); }).observe(this.el);
+    this.el.addEventListener("focusin", (event) => this.onFocus(event));
+    this.el.addEventListener("focusout", (event) => { if (isCell(event.target)) keys.onCellBlur(event.target); });
+    this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target); });
     this.el.addEventListener("input", (event) => this.onInput(event));
     this.el.addEventListener("keydown", (event) => this.onKeydown(event));
     this.el.addEventListener("paste", (event) => this.onPaste(event));
+    this.changed = {}; // {output name: Set of "r:c" changed} since the last announcement
+  }
+
+  onFocus(event) {
+    startEngine();
+    if (isCell(event.target)) keys.onCellFocus(event.target);
+    else if (event.target.closest(".lw-resize")) keys.onToolbarFocus(event.target);
   }
 
   results() { return this.el.querySelector(".lw-results"); }
@@ -79,39 +98,48 @@ export class Widget {
   renderInputs() {
     for (const input of this.spec.inputs) {
       const figure = this.el.querySelector(`.lw-input[data-name="${CSS.escape(input.name)}"]`);
-      renderInput(figure, this.spec, input, this.values[input.name]);
+      renderInput(figure, this.spec, input, this.values[input.name], this.helpId);
       renderResizers(figure, this.spec, input, this.inputs.shapeOf(input.name), (symbol, sign) => this.resize(symbol, sign));
     }
     this.inputs.bad.clear(); // every cell now shows a valid number again
+    this.showCellError();
+    this.markScrollingSoon();
   }
 
   resize(symbol, sign) {
+    const pressed = document.activeElement;
+    const figure = pressed && pressed.closest(".lw-input");
     this.inputs.resize(symbol, sign);
     this.renderInputs();
+    if (figure) { // the buttons were drawn again: keep the keyboard where it was, or on the next button still usable
+      const buttons = [...figure.querySelectorAll(".lw-resize button")].filter((b) => !b.disabled);
+      (buttons.find((b) => b.textContent === pressed.textContent) || buttons[0] || figure.querySelector(".lw-cell")).focus();
+    }
     this.edited();
   }
 
   onInput(event) {
     const box = event.target;
-    if (!box.classList || !box.classList.contains("lw-cell")) return;
+    if (!isCell(box)) return;
+    typing();
     this.readCell(box);
     this.edited();
   }
 
   readCell(box) {
     const error = this.inputs.readCell(box.dataset.input, Number(box.dataset.row), Number(box.dataset.col), box.value);
-    box.classList.toggle("lw-bad", Boolean(error));
-    if (error) box.setAttribute("aria-invalid", "true");
-    else box.removeAttribute("aria-invalid");
+    markCell(box, error);
   }
 
   /* After any change: report bad cells (outputs stay, dimmed) or save and recompute. */
   edited() {
     const results = this.results();
     const problem = this.inputs.problem();
+    this.showCellError();
     if (problem) {
       results.classList.add("lw-stale");
-      this.setMessage(problem, "error");
+      this.setMessage(problem, "error", this.inputs.bad.size > 0);
+      announce(() => this.inputs.problem());
       return;
     }
     this.setMessage("", "");
@@ -178,13 +206,18 @@ export class Widget {
     this.error = message;
     this.results().classList.add("lw-stale");
     this.setMessage(message, "error");
+    announce(() => this.error);
     this.showEngineState();
   }
 
   showResult(result) {
     this.error = "";
     this.lastResult = result; // read by the browser tests to compare raw values with CPython
-    renderResult(this.spec, this.results(), result);
+    for (const [name, where] of Object.entries(renderResult(this.spec, this.results(), result))) {
+      this.changed[name] = new Set([...(this.changed[name] || []), ...where]);
+    }
+    announce(() => this.changeSummary());
+    this.markScrollingSoon();
     if (result.nonfinite.length) {
       this.setMessage(`Not finite: ${result.nonfinite.join(", ")} (an overflow or a division by zero); ` +
                       "those cells show inf or nan.", "warning");
@@ -194,16 +227,60 @@ export class Widget {
     this.showEngineState();
   }
 
+  /* What the edits since the last announcement changed, e.g. "y and dx updated, 15 cells", or what is wrong. */
+  changeSummary() {
+    const names = Object.keys(this.changed);
+    const cellCount = Object.values(this.changed).reduce((total, where) => total + where.size, 0);
+    this.changed = {};
+    if (this.inputs.problem() || this.error) return this.inputs.problem() || this.error;
+    if (!names.length) return `${this.spec.title}: no output changed`;
+    return `${listOfNames(names)} updated, ${cellCount} cell${cellCount === 1 ? "" : "s"}`;
+  }
+
   /* ----- messages, keys, paste ----- */
-  setMessage(text, level) {
+  /* The widget's message line (a live region). A bad cell's message is shown next to the cell instead, so the
+   * line then only speaks to screen readers: showing it too would push the outputs down while the reader types. */
+  setMessage(text, level, nextToCell = false) {
     this.messageEl.textContent = text;
     this.messageEl.dataset.level = level;
+    this.messageEl.classList.toggle("lw-sr-only", nextToCell);
+  }
+
+  /* Measured before the next paint, off the edit's path; a change of the widget's size (a phone turned, a window
+   * resized) measures again. */
+  markScrollingSoon() {
+    requestAnimationFrame(() => markScrolling(this.el));
+  }
+
+  /* Show the message of the focused bad cell, or else of the first one, under it; hide it when none is bad. */
+  showCellError() {
+    const focused = this.el.querySelector(".lw-cell.lw-bad:focus");
+    this.errorCell = focused || this.el.querySelector(".lw-cell.lw-bad");
+    this.cellError.hidden = !this.errorCell;
+    if (!this.errorCell) return;
+    this.cellError.textContent = document.getElementById(this.errorCell.getAttribute("aria-describedby")).textContent;
+    this.placeCellError();
+  }
+
+  placeCellError() {
+    if (!this.errorCell || this.cellError.hidden) return;
+    const box = this.el.getBoundingClientRect();
+    const cell = this.errorCell.getBoundingClientRect();
+    const left = Math.max(0, Math.min(cell.left - box.left, this.el.clientWidth - this.cellError.offsetWidth));
+    this.cellError.style.left = `${left}px`;
+    this.cellError.style.top = `${cell.bottom - box.top + 2}px`;
   }
 
   onKeydown(event) {
-    const box = event.target;
-    if (!box.classList || !box.classList.contains("lw-cell")) return;
-    onCellKey(event, box, (r, c) => this.cell(box.dataset.input, r, c));
+    const target = event.target;
+    if (isCell(target)) {
+      keys.onCellKey(event, target, (r, c) => this.cell(target.dataset.input, r, c), (box) => {
+        this.readCell(box);
+        this.edited();
+      });
+    } else if (target.closest(".lw-resize")) {
+      keys.onToolbarKey(event, target);
+    }
   }
 
   cell(name, r, c) {
@@ -212,7 +289,7 @@ export class Widget {
 
   onPaste(event) {
     const box = event.target;
-    if (!box.classList || !box.classList.contains("lw-cell")) return;
+    if (!isCell(box)) return;
     const text = (event.clipboardData || window.clipboardData).getData("text");
     if (text.trim() !== "" && !/[\t\n,; ]/.test(text.trim())) return; // one value: the browser pastes it
     event.preventDefault();
@@ -249,6 +326,7 @@ export class Widget {
     this.error = "";
     this.renderInputs();
     this.results().replaceWith(this.startResults.cloneNode(true));
+    this.markScrollingSoon();
     this.setMessage("", "");
     this.save();
     this.showEngineState();
@@ -262,4 +340,8 @@ export class Widget {
       this.setMessage(`Copy this link: ${location.href}`, "info");
     }
   }
+}
+
+function isCell(node) {
+  return Boolean(node.classList && node.classList.contains("lw-cell"));
 }

@@ -3,8 +3,12 @@
  * which keeps the worker. Test hooks: window.Layerwise.engine, .widgets(), .cells. */
 import * as cells from "./cells.js";
 import { Widget } from "./widget.js";
+import { announce, liveRegion } from "./widget-announce.js";
 import { engine, onEngineChange, startEngine } from "./widget-engine.js";
+import { GRID_HELP } from "./widget-keys.js";
 import { writeLink } from "./widget-storage.js";
+
+const HELP_ID = "lw-grid-help";
 
 let pageWidgets = [];
 let observer = null;
@@ -44,30 +48,71 @@ function showNotice() {
   }
   const notice = existing || document.createElement("p");
   notice.className = "lw-notice";
-  notice.setAttribute("role", engine.state === "failed" ? "alert" : "status");
+  notice.dataset.level = engine.state === "failed" ? "failed" : "restarted";
   notice.textContent = text;
   const above = (lostIn && lostIn.isConnected ? lostIn : pageWidgets[0].el);
   if (notice.nextElementSibling !== above) above.before(notice);
 }
 
+let lastState = engine.state;
 onEngineChange(() => {
   for (const widget of pageWidgets) widget.showEngineState();
   showNotice();
+  if (engine.state !== lastState && pageWidgets.length) { // said once typing pauses, like every announcement
+    if (engine.state === "ready") announce(() => "The live engine is ready: edits are recomputed.");
+    else if (engine.state === "failed" || engine.crashes > crashSeen) announce(noticeText);
+  }
+  lastState = engine.state;
 });
 document.addEventListener("layerwise:lost", (event) => {
   lostIn = event.target;
   showNotice();
 });
 
+/* The description of the matrices' keys, one per page, named by every input grid's aria-describedby. */
+function keyboardHelp() {
+  if (document.getElementById(HELP_ID)) return;
+  const help = document.createElement("p");
+  help.id = HELP_ID;
+  help.hidden = true;
+  help.textContent = GRID_HELP;
+  document.body.append(help);
+}
+
+/* "Skip to the live example", right after the heading the theme's own skip link leads to, shown only when focused:
+ * from the top of the page, the first cell of a widget is a few key presses away. */
+function skipToExample(first) {
+  const skip = document.querySelector(".md-skip");
+  const target = skip && document.getElementById(decodeURIComponent(skip.hash.slice(1)));
+  if (!target || document.querySelector(".lw-skip")) return;
+  const link = document.createElement("a");
+  link.className = "lw-skip";
+  link.href = "#" + first.el.id;
+  link.textContent = "Skip to the live example";
+  link.addEventListener("click", (event) => {
+    event.preventDefault(); // the fragment holds edited values: leave it alone
+    const cell = first.el.querySelector('.lw-cell[tabindex="0"]');
+    if (cell) {
+      cell.focus({ preventScroll: true });
+      cell.scrollIntoView({ block: "center" });
+      cell.select();
+    }
+  });
+  target.after(link);
+}
+
 function initPage() {
   const found = [...document.querySelectorAll(".lw-widget")];
   if (found.length && found.every((el) => el.dataset.lwReady)) return; // this document is already set up
   if (observer) observer.disconnect();
   for (const el of found) el.dataset.lwReady = "true";
-  pageWidgets = found.map((el) => new Widget(el, saveLink));
+  if (found.length) keyboardHelp();
+  pageWidgets = found.map((el) => new Widget(el, saveLink, HELP_ID));
   crashSeen = engine.crashes;
   lostIn = null;
   if (!pageWidgets.length) return;
+  liveRegion();
+  skipToExample(pageWidgets[0]);
   observer = new IntersectionObserver((entries) => {
     if (entries.some((entry) => entry.isIntersecting)) {
       observer.disconnect();
