@@ -5,7 +5,7 @@ const PAUSE_MS = 900; // no key for this long: the reader has stopped typing
 let region = null;
 let timer = null;
 let lastKeyAt = -Infinity;
-let next = null; // () -> text, asked when the pause comes
+const waiting = new Map(); // who (a widget's id, "engine") -> () => text, asked when the pause comes
 
 /* Called when a page with widgets is set up: a region must exist before it speaks, or it may not be heard. */
 export function liveRegion() {
@@ -20,8 +20,8 @@ export function liveRegion() {
 
 function flush() {
   timer = null;
-  const text = next && next();
-  next = null;
+  const text = [...waiting.values()].map((makeText) => makeText()).filter(Boolean).join(" ");
+  waiting.clear();
   if (text) liveRegion().textContent = text;
 }
 
@@ -33,13 +33,13 @@ function schedule() {
 /* The reader typed: whatever is waiting waits for the next pause. */
 export function typing() {
   lastKeyAt = performance.now();
-  if (next) schedule();
+  if (waiting.size) schedule();
 }
 
-/* Say `makeText()` at the next pause in typing (at once when the reader is not typing); a later call replaces an
- * earlier one still waiting. */
-export function announce(makeText) {
-  next = makeText;
+/* Say `makeText()` at the next pause in typing (at once when the reader is not typing), after what others asked
+ * to say meanwhile; a later call by the same `who` replaces its earlier one still waiting. */
+export function announce(who, makeText) {
+  waiting.set(who, makeText);
   schedule();
 }
 

@@ -139,7 +139,7 @@ export class Widget {
     if (problem) {
       results.classList.add("lw-stale");
       this.setMessage(problem, "error", this.inputs.bad.size > 0);
-      announce(() => this.inputs.problem());
+      announce(this.id, () => this.inputs.problem());
       return;
     }
     this.setMessage("", "");
@@ -206,7 +206,7 @@ export class Widget {
     this.error = message;
     this.results().classList.add("lw-stale");
     this.setMessage(message, "error");
-    announce(() => this.error);
+    announce(this.id, () => this.error);
     this.showEngineState();
   }
 
@@ -216,7 +216,7 @@ export class Widget {
     for (const [name, where] of Object.entries(renderResult(this.spec, this.results(), result))) {
       this.changed[name] = new Set([...(this.changed[name] || []), ...where]);
     }
-    announce(() => this.changeSummary());
+    announce(this.id, () => this.changeSummary());
     this.markScrollingSoon();
     if (result.nonfinite.length) {
       this.setMessage(`Not finite: ${result.nonfinite.join(", ")} (an overflow or a division by zero); ` +

@@ -1,6 +1,7 @@
-/* Entry of the live widgets (an ES module): finds the page's widgets, starts the engine when one is seen, shows one
- * notice when the engine cannot load, and sets up again on every mkdocs-material instant navigation (document$),
- * which keeps the worker. Test hooks: window.Layerwise.engine, .widgets(), .cells. */
+/* Entry of the live widgets (an ES module): finds the page's widgets, starts the engine when one is seen, keeps the
+ * page's one-line notice (the engine cannot load, or crashed and restarted) and its announcements of the engine's
+ * state, adds the skip link to the first widget, and sets up again on every mkdocs-material instant navigation
+ * (document$), which keeps the worker. Test hooks: window.Layerwise.engine, .widgets(), .cells. */
 import * as cells from "./cells.js";
 import { Widget } from "./widget.js";
 import { announce, liveRegion } from "./widget-announce.js";
@@ -50,7 +51,7 @@ function showNotice() {
   notice.className = "lw-notice";
   notice.dataset.level = engine.state === "failed" ? "failed" : "restarted";
   notice.textContent = text;
-  const above = (lostIn && lostIn.isConnected ? lostIn : pageWidgets[0].el);
+  const above = lostIn && lostIn.isConnected ? lostIn : pageWidgets[0].el;
   if (notice.nextElementSibling !== above) above.before(notice);
 }
 
@@ -59,8 +60,8 @@ onEngineChange(() => {
   for (const widget of pageWidgets) widget.showEngineState();
   showNotice();
   if (engine.state !== lastState && pageWidgets.length) { // said once typing pauses, like every announcement
-    if (engine.state === "ready") announce(() => "The live engine is ready: edits are recomputed.");
-    else if (engine.state === "failed" || engine.crashes > crashSeen) announce(noticeText);
+    if (engine.state === "ready") announce("engine", () => "The live engine is ready: edits are recomputed.");
+    else if (engine.state === "failed" || engine.crashes > crashSeen) announce("engine", noticeText);
   }
   lastState = engine.state;
 });
