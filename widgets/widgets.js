@@ -92,14 +92,24 @@ function skipToExample(first) {
   link.textContent = "Skip to the live example";
   link.addEventListener("click", (event) => {
     event.preventDefault(); // the fragment holds edited values: leave it alone
+    event.stopPropagation(); // and keep the theme's instant navigation from handling this link
     const cell = first.el.querySelector('.lw-cell[tabindex="0"]');
-    if (cell) {
+    if (cell) afterTheTheme(() => {
       cell.focus({ preventScroll: true });
       cell.scrollIntoView({ block: "center" });
       cell.select();
-    }
+    });
   });
   target.after(link);
+  // The theme's own skip link only scrolls (its instant navigation takes the click and then drops the focus), so
+  // the next Tab went on from the header; give the heading the focus, so that the next Tab reaches the link above.
+  target.tabIndex = -1;
+  skip.addEventListener("click", () => afterTheTheme(() => target.focus({ preventScroll: true })));
+}
+
+/* After the theme's own handling of a click (it may move the focus in a task of its own). */
+function afterTheTheme(action) {
+  setTimeout(action, 0);
 }
 
 function initPage() {
