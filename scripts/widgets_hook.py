@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from pymdownx.superfences import SuperFencesException
@@ -17,7 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a pa
 from livewidgets import engine_package, pyodide_dist  # noqa: E402
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
-BROWSER_FILES = ("cells.js", "widgets.js", "worker.js", "engine-loader.js", "widgets.css")
+# ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
+BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "widget-state.js", "widget-render.js",
+                   "widget-storage.js", "widget-keys.js", "widget-announce.js", "cells.js")
+BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css")  # the workers importScripts the loader
 CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
 PACKAGE_CACHE = ROOT / ".cache" / "layerwise-engine"
@@ -61,16 +65,23 @@ def on_config(config):
     _build.update(render=render, dist=dist, version=version, package=package, key=key, page=None, counts={})
 
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
-    # (seconds to load) then starts before other scripts' page work, such as rendering the math.
-    scripts = [f"{ASSETS}/{name}" for name in (CONFIG_SCRIPT,) + BROWSER_FILES
-               if name.endswith(".js") and name not in ("worker.js", "engine-loader.js")]
-    config.extra_javascript[:] = scripts + [e for e in config.extra_javascript if str(e) not in scripts]
+    # (seconds to load) then starts before other scripts' page work. Every module gets its own tag, not only the
+    # entry, so the browser fetches them all at once instead of discovering the imports one level at a time.
+    scripts = [f"{ASSETS}/{CONFIG_SCRIPT}"] + [_module_script(f"{ASSETS}/{name}") for name in BROWSER_MODULES]
+    paths = [str(s) for s in scripts]
+    config.extra_javascript[:] = scripts + [e for e in config.extra_javascript if str(e) not in paths]
     if f"{ASSETS}/widgets.css" not in [str(e) for e in config.extra_css]:
         config.extra_css.append(f"{ASSETS}/widgets.css")
     fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
     fences[:] = [f for f in fences if f.get("name") != "widget"]
     fences.append({"name": "widget", "class": "widget", "format": _format_widget, "validator": _validate_widget})
     return config
+
+
+def _module_script(path):
+    script = ExtraScriptValue(path)
+    script.type = "module"
+    return script
 
 
 def on_page_markdown(markdown, page, **kwargs):

@@ -1,4 +1,4 @@
-/* Layerwise widgets, part 3: the one Web Worker per tab that runs Pyodide, NumPy and the engine wheel.
+/* Layerwise widgets, part 3: the one Web Worker per tab that runs Pyodide, NumPy and the engine.
  * It receives {kind, inputs as JSON of numbers} and answers with the JSON that engine.examples.run_json made.
  * The page never blocks on Python, and never sends code: only the kind's name and arrays of numbers. */
 "use strict";

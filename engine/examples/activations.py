@@ -26,7 +26,7 @@ def compute(x, dy):
               for name, (forward, _) in PAIRS.items())  # f=forward binds this pair's forward in the lambda
     return Result(
         blocks=(
-            Block("mask", "1[x > 0], ReLU's mask", (x > 0).astype(float), ("T", "F"), "step"),
+            Block("mask", "1[x > 0], ReLU's mask", x > 0, ("T", "F"), "step"),
             Block("cdf", "Φ(x) = 0.5 (1 + erf(x / √2))", caches["gelu_erf"]["cdf"], ("T", "F"),
                   "step"),
             Block("t", "t = tanh(√(2/π) (x + 0.044715 x³))", t, ("T", "F"), "step"),

@@ -94,7 +94,7 @@ def compute(q, k, v, dout):
     return Result(
         blocks=(
             Block("S", "S = q @ k.T / sqrt(hs)", scores, ("T", "T"), "step"),
-            Block("M", "causal mask M: 1 where s ≤ t", mask.astype(float), ("T", "T"), "step"),
+            Block("M", "causal mask M: 1 where s ≤ t", mask, ("T", "T"), "step"),
             Block("A", "A = softmax(S where M, else -inf)", weights, ("T", "T")),
             Block("out", "out = A @ v", out, ("T", "h")),
             Block("dA", "dA = dout @ v.T", dweights, ("T", "T"), "backward"),

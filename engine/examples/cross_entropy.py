@@ -22,7 +22,7 @@ def compute(logits, targets):
     dlogits = loss.cross_entropy_backward(1.0, cache)  # (N, V)
     probs = cache["probs"]  # (N, V)
     N, V = logits.shape
-    onehot = np.eye(V)[targets]  # (N, V)
+    onehot = np.eye(V, dtype=np.int64)[targets]  # (N, V)
     row_max = logits.max(axis=-1)  # (N,)
     lse = row_max + np.log(np.exp(logits - row_max[:, None]).sum(axis=-1))  # (N,)
     target_logit = logits[np.arange(N), targets]  # (N,)

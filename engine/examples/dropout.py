@@ -100,7 +100,7 @@ def compute(x, dy, p, seed):
     )
     return Result(
         blocks=(
-            Block("mask", "m: 1 = kept, 0 = dropped", mask.astype(float), ("T", "d"), "step"),
+            Block("mask", "m: 1 = kept, 0 = dropped", mask, ("T", "d"), "step"),
             Block("y", "y = x * m / (1 - p)", y, ("T", "d")),
             Block("dx", "dx = dy * m / (1 - p)", dx, ("T", "d"), "backward"),
         ),

@@ -20,6 +20,12 @@ def format_number(x, decimals=DECIMALS):
     return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.0000"
 
 
+def format_integer(x):
+    """A value that is a whole number by nature (a mask entry, a one-hot entry, a token id, a count): ``1``, ``0``,
+    ``12``, ``-3``; booleans as ``1`` and ``0``."""
+    return str(int(x))
+
+
 def format_short(x, decimals=DECIMALS):
     """A number on its own (a tick label, a cell of a picture): ``2``, ``-0.5``, ``0.3333``, ``1.5e-07``."""
     mantissa, e, exponent = format_number(x, decimals).partition("e")

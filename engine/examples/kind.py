@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import LayerwiseError, ShapeError
 from ..gradcheck import numerical_gradient
-from .fmt import format_input, format_number
+from .fmt import format_input, format_integer, format_number
 
 
 # The records are NamedTuples, not dataclasses: importing dataclasses (and the inspect module it pulls in) cost
@@ -41,7 +41,7 @@ class Block(NamedTuple):
     """A computed array to show: an intermediate step, a forward output or a gradient."""
     name: str                 # the code name: "dW"
     label: str                # the formula or words: "dW = X.T @ dY"
-    value: np.ndarray
+    value: np.ndarray         # bool or integer dtype (a mask, one-hot rows, ids, counts) shows as 1, 0, 12
     dims: tuple[str, ...]     # one declared symbol per axis
     group: str = "forward"    # "step" | "forward" | "backward"
 
@@ -148,6 +148,7 @@ class Kind:
             if block.group not in GROUPS:
                 raise LayerwiseError(f"kind {self.name}: block {block.name} has group {block.group!r}; "
                                      f"expected one of {GROUPS}")
+            integral = np.asarray(block.value).dtype.kind in "biu"  # whole numbers by nature, not by chance
             value = np.asarray(block.value, dtype=float)
             if value.ndim != len(block.dims) or any(s not in self._dims for s in block.dims):
                 raise LayerwiseError(f"kind {self.name}: block {block.name} has shape {value.shape} "
@@ -155,7 +156,7 @@ class Kind:
             blocks.append({
                 "name": block.name, "label": block.label, "group": block.group, "dims": list(block.dims),
                 "shape": list(value.shape),
-                "cells": _nested(value, format_number),
+                "cells": _nested(value, format_integer if integral else format_number),
                 "values": _nested(value, lambda x: x if np.isfinite(x) else None),
                 "finite": bool(np.isfinite(value).all()),
             })

@@ -1,6 +1,6 @@
 """Pre-render one widget to HTML with the CPython engine, so the page is complete before any JavaScript runs.
 
-The markup is the contract with `widgets/widgets.js`, which makes the cells editable and redraws the outputs from
+The markup is the contract with `widgets/widget-render.js` (and `widget.js`), which makes the cells editable and redraws the outputs from
 the worker's JSON in the same structure (`lw-*` classes). Every text goes through ``escape``; the only markup taken
 as is comes from `engine.examples.svg`.
 """
@@ -33,7 +33,8 @@ def widget_html(kind_name, widget_id, overrides):
     parts.append('<div class="lw-inputs" data-search-exclude>')  # numbers would flood the search results
     for operand in spec["inputs"]:
         parts.append(_input_figure(operand, inputs[operand["name"]], dims))
-    parts.append('</div><p class="lw-message" role="status"></p>')
+    # Not a live region: the page's one announcer speaks once typing pauses (widgets/widget-announce.js)
+    parts.append('</div><p class="lw-message"></p>')
     parts.append(results_html(result, dims))
     parts.append('</div>')
     return "".join(parts)
@@ -78,32 +79,45 @@ def _caption(name, shape, label):
             f'<span class="lw-label">{escape(label)}</span></figcaption>')
 
 
-def _grid(rows, dims, dim_info, cell):
+def _corner(scope, name):
+    """The header with no visible text (a matrix's corner, a list's row start), named for screen readers."""
+    return f'<th scope="{scope}" class="lw-corner"><span class="lw-sr-only">{escape(name)}</span></th>'
+
+
+def _grid(name, rows, dims, dim_info, cell):
     """A table: column headers from the last dim's prefix, row headers from the first (for matrices)."""
     if len(dims) == 0:
         return f'<table class="lw-grid"><tbody><tr>{cell(0, 0, rows)}</tr></tbody></table>'
     matrix = rows if len(dims) == 2 else [rows]
     col_prefix = dim_info[dims[-1]]["prefix"]
-    head = "".join(f"<th>{escape(col_prefix)}{c}</th>" for c in range(len(matrix[0])))
+    head = "".join(f'<th scope="col">{escape(col_prefix)}{c}</th>' for c in range(len(matrix[0])))
     body = []
     for r, row in enumerate(matrix):
-        row_head = f'<th>{escape(dim_info[dims[0]]["prefix"])}{r}</th>' if len(dims) == 2 else "<th></th>"
+        row_head = (f'<th scope="row">{escape(dim_info[dims[0]]["prefix"])}{r}</th>' if len(dims) == 2
+                    else _corner("row", name))
         body.append("<tr>" + row_head + "".join(cell(r, c, v) for c, v in enumerate(row)) + "</tr>")
-    return (f'<table class="lw-grid"><thead><tr><th></th>{head}</tr></thead>'
+    return (f'<table class="lw-grid"><thead><tr>{_corner("col", name)}{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def _cell_label(name, dims, dim_info, r, c):
+    """A cell's name with the grid's own 0-based headers: "x t0, i1", "gamma i2", "p" (as widget-render.js)."""
+    if not dims:
+        return name
+    col = f'{dim_info[dims[-1]]["prefix"]}{c}'
+    return f'{name} {dim_info[dims[0]]["prefix"]}{r}, {col}' if len(dims) == 2 else f"{name} {col}"
 
 
 def _input_figure(operand, value, dim_info):
     name, dims = operand["name"], operand["dims"]
 
     def cell(r, c, v):
-        where = {0: name, 1: f"entry {c + 1} of {name}", 2: f"row {r + 1}, column {c + 1} of {name}"}[len(dims)]
         return (f'<td><input class="lw-cell" type="text" inputmode="decimal" readonly value="{format_input(v)}" '
-                f'aria-label="{escape(where)}"></td>')
+                f'aria-label="{escape(_cell_label(name, dims, dim_info, r, c))}"></td>')
 
     shape = _shape_of(value, len(dims))
     return (f'<figure class="lw-matrix lw-input" data-name="{escape(name)}">{_caption(name, shape, operand["label"])}'
-            f'{_grid(value, dims, dim_info, cell)}</figure>')
+            f'{_grid(name, value, dims, dim_info, cell)}</figure>')
 
 
 def _output_figure(block, dim_info):
@@ -113,7 +127,7 @@ def _output_figure(block, dim_info):
     nonfinite = "" if block["finite"] else ' data-nonfinite="true"'
     return (f'<figure class="lw-matrix lw-output" data-name="{escape(block["name"])}"{nonfinite}>'
             f'{_caption(block["name"], block["shape"], block["label"])}'
-            f'{_grid(block["cells"], block["dims"], dim_info, cell)}</figure>')
+            f'{_grid(block["name"], block["cells"], block["dims"], dim_info, cell)}</figure>')
 
 
 def _shape_of(value, ndim):

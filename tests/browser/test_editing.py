@@ -36,8 +36,8 @@ def test_arrow_keys_and_enter_move_between_cells(linear_page):
     assert focused(page) == ["X", 1, 0]
     page.keyboard.press("Shift+Enter")
     assert focused(page) == ["X", 0, 0]
-    page.keyboard.press("Tab")
-    assert focused(page) == ["X", 0, 1]
+    page.keyboard.press("Tab")  # a matrix is one tab stop: Tab leaves it for X's resize buttons
+    assert page.evaluate("document.activeElement.closest('[role=toolbar]').getAttribute('aria-label')") == "Size of X"
 
 
 def test_adding_a_column_to_x_adds_a_row_to_w(linear_page):

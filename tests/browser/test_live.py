@@ -229,3 +229,45 @@ def test_a_live_edit_reaches_the_link_and_local_storage_once_its_result_is_shown
     # [1 - 2, -3.25 + 2 + 1, 2 + 0 + 4] = [-1, -0.25, 6]
     y = page.evaluate("Layerwise.widgets()[0].lastResult.blocks.find(b => b.name === 'Y').cells[0]")
     assert y == ["-1.0000", "-0.2500", "6.0000"]
+
+
+# A test-only way to crash the worker for real, out of readers' reach (their cells send flat arrays of numbers only):
+# the widget's next request is rewritten on its way to the worker into JSON nested 100 000 deep, which Python's JSON
+# reader descends through C until the WebAssembly stack is exhausted. That is a fatal error of the Pyodide runtime
+# (every later call fails), not a Python exception the worker could report and survive.
+CRASH_NEXT_REQUEST = """() => {
+    const worker = Layerwise.engine.worker;
+    const post = worker.postMessage.bind(worker);
+    const deep = '['.repeat(100000) + ']'.repeat(100000);
+    worker.postMessage = (message) => post(message.type === 'compute' ? {...message, inputs: deep} : message);
+}"""
+
+
+LINES = """el => { const range = document.createRange(); range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
+
+
+def test_a_real_crash_of_the_python_runtime_is_told_in_one_line_and_the_next_edit_is_answered(live, watched):
+    path = live.page_with_kind("linear") or pytest.skip("no page shows the linear example")
+    page = watched.page
+    page.goto(live.url + path + "#widget-linear-1")
+    assert wait_for_engine(page)["state"] == "ready"
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    page.evaluate(CRASH_NEXT_REQUEST)
+    widget.locator('.lw-cell[data-input="b"][data-row="0"][data-col="0"]').fill("7")
+    page.wait_for_function("Layerwise.engine.crashes === 1")
+    assert "Maximum call stack size exceeded" in page.evaluate("Layerwise.engine.crash")
+    notice = page.locator(".lw-notice")
+    assert notice.count() == 1 and notice.text_content().startswith("The live engine crashed (")
+    assert "lw-stale" in widget.locator(".lw-results").get_attribute("class")  # that answer was lost
+    assert wait_for_engine(page)["state"] == "ready"
+    assert page.evaluate("Layerwise.engine.starts") == 2
+    assert notice.count() == 1 and notice.text_content().startswith("The live engine crashed (Maximum call stack")
+    assert notice.text_content().endswith("and was restarted: edit a value to recompute.")
+    assert "\n" not in notice.text_content()
+    assert page.evaluate(LINES, notice.element_handle()) == 1
+    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
+    seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
+    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [10, 1, -1]: Y[0] = [1 - 2 + 10, 2 + 1, 2 - 1]
+    assert seen["result"] is not None and widget.get_attribute("data-state") == "live"
+    assert [b["cells"][0] for b in seen["result"]["blocks"] if b["name"] == "Y"] == [["9.0000", "3.0000", "1.0000"]]

@@ -1,0 +1,83 @@
+"""Where things appear: a bad cell's message right under the cell with nothing moving, and matrices on a 375 px
+phone (four input columns fit; a wider matrix says that it scrolls). Layout needs no engine, so it is kept from
+loading."""
+import pytest
+from browser_pages import open_without_engine, wait_for_engine
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+# Positions in the document (the page may scroll by a fraction of a pixel while the cell is clicked), to 0.1 px.
+LAYOUT = """el => {
+    const at = e => { const r = e.getBoundingClientRect();
+                      return [Math.round((r.left + scrollX) * 10) / 10, Math.round((r.top + scrollY) * 10) / 10]; };
+    return {cells: [...el.querySelectorAll('.lw-cell')].map(at), results: at(el.querySelector('.lw-results'))};
+}"""
+BUBBLE = """([el, cell]) => {
+    const bubble = el.querySelector('.lw-cell-error');
+    const b = bubble.getBoundingClientRect(), c = cell.getBoundingClientRect();
+    const note = document.getElementById(cell.getAttribute('aria-describedby') || '');
+    const summary = el.querySelector('.lw-message');
+    return {visible: !bubble.hidden && b.height > 0, text: bubble.textContent, gap: b.top - c.bottom,
+            overlaps: b.left <= c.right && b.right >= c.left, inside: b.left >= 0 && b.right <= innerWidth,
+            described: note ? note.textContent : null, summary: summary.textContent};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_bad_cells_message_sits_under_the_cell_and_nothing_moves(watched, site, viewport):
+    page = watched.page
+    page.set_viewport_size(viewport)
+    open_without_engine(watched, site, "linear")
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    cell = widget.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]')
+    cell.scroll_into_view_if_needed()  # a widget on screen starts the engine, which fails here: its notice comes first
+    assert wait_for_engine(page)["state"] == "failed"
+    before = widget.evaluate(LAYOUT)
+    cell.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("1.2.3")
+    seen = page.evaluate(BUBBLE, [widget.element_handle(), cell.element_handle()])
+    message = "row 2, column 3 of W: '1.2.3' is not a number"
+    assert seen["visible"] and seen["text"] == message
+    assert 0 <= seen["gap"] <= 8 and seen["overlaps"] and seen["inside"], seen
+    assert seen["described"] == message  # aria-describedby ties the cell to its message
+    assert seen["summary"] == message  # the summary line stays (read out by the page's live region, see test_keyboard)
+    assert widget.evaluate(LAYOUT) == before, "the cells or the outputs moved"
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")  # 1.2: a number again
+    seen = page.evaluate(BUBBLE, [widget.element_handle(), cell.element_handle()])
+    assert not seen["visible"] and seen["described"] is None
+
+
+FOUR_COLUMNS = ["layernorm", "activations", "rmsnorm", "cross_entropy"]  # kinds whose default input has 4 columns
+WIDTHS = """el => [...el.querySelectorAll('.lw-input')].map(f => ({
+    name: f.dataset.name, columns: f.querySelectorAll('tbody tr:first-child .lw-cell').length,
+    overflow: f.scrollWidth - f.clientWidth, scrolls: f.hasAttribute('data-scrolls'),
+    cue: getComputedStyle(f.querySelector('figcaption'), '::after').content}))"""
+
+
+@pytest.mark.parametrize("kind", FOUR_COLUMNS)
+def test_four_input_columns_fit_a_phone_and_a_wider_matrix_says_it_scrolls(watched, site, kind):
+    page = watched.page
+    page.set_viewport_size(PHONE)
+    open_without_engine(watched, site, kind)
+    widget = page.locator(f'.lw-widget[data-kind="{kind}"]').first
+    page.wait_for_timeout(100)  # the scroll marks are set before the next paint
+    inputs = widget.evaluate(WIDTHS)
+    four = [f for f in inputs if f["columns"] == 4]
+    assert four, inputs
+    for figure in inputs:
+        if figure["columns"] <= 4:
+            assert figure["overflow"] <= 0 and not figure["scrolls"], figure
+            assert figure["cue"] == "none", figure
+    name = four[0]["name"]
+    add = widget.locator(f'.lw-input[data-name="{name}"] button', has_text="+ column")
+    while add.count() and add.is_enabled():
+        add.click()
+    page.wait_for_timeout(100)
+    grown = next(f for f in widget.evaluate(WIDTHS) if f["name"] == name)
+    assert grown["columns"] == 8 and grown["overflow"] > 0  # eight columns cannot fit 375 px
+    assert grown["scrolls"] and "scrolls sideways" in grown["cue"], grown
