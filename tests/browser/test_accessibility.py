@@ -136,4 +136,6 @@ def test_the_wide_equation_scrolls_from_the_keyboard_and_blocks_that_fit_take_no
     assert equation.evaluate("box => document.activeElement === box")
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    assert equation.evaluate("box => box.scrollLeft") > 0
+    # the browser scrolls on its own compositor schedule: wait for it rather than read scrollLeft at once
+    equation.wait_for(state="visible")
+    page.wait_for_function("box => box.scrollLeft > 0", arg=equation.element_handle(), timeout=5_000)

@@ -15,6 +15,9 @@ const common = [
   bracketMatching(),
   indentUnit.of("    "),
   EditorState.tabSize.of(4),
+  // Long lines wrap instead of scrolling sideways: a scroll box that only the mouse can scroll fails WCAG 2.1.1,
+  // and on a phone the code stays in view.
+  EditorView.lineWrapping,
 ];
 
 /* An editable Python editor in `parent`. Tab / Shift-Tab indent; Escape then Tab leaves the editor (CodeMirror's
