@@ -4,9 +4,11 @@
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const SHOWN_TEXT = 24; // longer cell text is cut in messages
 
-export function cellName(name, ndim, row, col) {
-  if (ndim === 2) return `row ${row + 1}, column ${col + 1} of ${name}`;
-  if (ndim === 1) return `entry ${col + 1} of ${name}`;
+/* A cell named with the grid's own 0-based headers, as the Python side does: "X[t1, a2]", "b[j0]". `prefixes` are
+ * the header prefixes of the input's axes (["t", "a"]). */
+export function cellName(name, prefixes, row, col) {
+  if (prefixes.length === 2) return `${name}[${prefixes[0]}${row}, ${prefixes[1]}${col}]`;
+  if (prefixes.length === 1) return `${name}[${prefixes[0]}${col}]`;
   return name;
 }
 

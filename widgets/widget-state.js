@@ -22,7 +22,7 @@ export class InputState {
   readCell(name, r, c, text) {
     const input = this.input(name);
     const key = `${name}:${r}:${c}`;
-    const parsed = cells.parseCell(text, cells.cellName(name, input.dims.length, r, c), input.integer, input.bounds);
+    const parsed = cells.parseCell(text, cells.cellName(name, input.dims.map((symbol) => this.spec.dims[symbol].prefix), r, c), input.integer, input.bounds);
     if (parsed.error) {
       this.bad.set(key, parsed.error);
       return parsed.error;

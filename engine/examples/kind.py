@@ -101,7 +101,8 @@ class Kind:
         missing = [n for n in names if n not in raw]
         if missing:
             raise LayerwiseError(f"{where}: input {missing[0]!r} is missing")
-        arrays = {op.name: _as_array(where, op, raw[op.name]) for op in self.inputs}
+        prefixes = {dim.symbol: dim.prefix for dim in self.dims}
+        arrays = {op.name: _as_array(where, op, raw[op.name], prefixes) for op in self.inputs}
         self._check_links(where, arrays)
         return arrays
 
@@ -192,7 +193,7 @@ def _axis_word(dims, axis):
     return ("rows", "columns")[axis] if len(dims) == 2 else f"axis {axis}"
 
 
-def _as_array(where, op, raw):
+def _as_array(where, op, raw, prefixes):
     try:
         array = np.array(raw, dtype=float)
     except (TypeError, ValueError):
@@ -201,18 +202,18 @@ def _as_array(where, op, raw):
         raise ShapeError(f"{where}: {op.name} must be {_shape_words(op)} {tuple(op.dims)}, got shape {array.shape}")
     bad = np.argwhere(~np.isfinite(array))
     if len(bad):
-        raise LayerwiseError(f"{where}: {_cell_name(op, bad[0])} is not a finite number ({array[tuple(bad[0])]})")
+        raise LayerwiseError(f"{where}: {_cell_name(op, bad[0], prefixes)} is not a finite number ({array[tuple(bad[0])]})")
     if op.integer:
         fractional = np.argwhere(array != np.round(array))
         if len(fractional):
-            raise LayerwiseError(f"{where}: {_cell_name(op, fractional[0])} must be a whole number, "
+            raise LayerwiseError(f"{where}: {_cell_name(op, fractional[0], prefixes)} must be a whole number, "
                                  f"got {array[tuple(fractional[0])]}")
         array = array.astype(np.int64)
     if op.bounds is not None:
         low, high = op.bounds
         outside = np.argwhere((array < low) | (array > high))
         if len(outside):
-            raise LayerwiseError(f"{where}: {_cell_name(op, outside[0])} must be from {format_input(low)} to "
+            raise LayerwiseError(f"{where}: {_cell_name(op, outside[0], prefixes)} must be from {format_input(low)} to "
                                  f"{format_input(high)}, got {format_input(array[tuple(outside[0])])}")
     return array
 
@@ -221,13 +222,12 @@ def _shape_words(op):
     return {0: "a number", 1: "a list"}.get(len(op.dims), "a matrix")
 
 
-def _cell_name(op, index):
-    """Name a cell the way the browser does: 1-based "row 2, column 3 of X"."""
-    if len(index) == 2:
-        return f"row {index[0] + 1}, column {index[1] + 1} of {op.name}"
-    if len(index) == 1:
-        return f"entry {index[0] + 1} of {op.name}"
-    return op.name
+def _cell_name(op, index, prefixes):
+    """Name a cell with the grid's own 0-based headers, as the browser does: "X[t1, a2]", "b[j0]"."""
+    if len(index) == 0:  # a scalar input
+        return op.name
+    labels = ", ".join(f"{prefixes[symbol]}{i}" for symbol, i in zip(op.dims, index))
+    return f"{op.name}[{labels}]"
 
 
 def _nested(array, convert):

@@ -94,7 +94,8 @@ TYPE_CELLS = """([widgetId, name, row, col, texts]) => {
 def test_typed_bad_cells_are_named_and_nothing_runs(matrix_widget):
     page, widget_id, spec, start, operand = matrix_widget
     name, row, col = operand["name"], 1, 0
-    where = f"row {row + 1}, column {col + 1} of {name}"
+    rows, cols = (spec["dims"][symbol]["prefix"] for symbol in operand["dims"])
+    where = f"{name}[{rows}{row}, {cols}{col}]"  # the grid's own 0-based headers
     cases = NOT_A_NUMBER + [f"  {text}\t" for text in NOT_A_NUMBER[:15]] + TOO_LARGE + EMPTY
     result = page.evaluate(TYPE_CELLS, [widget_id, name, row, col, cases])
     assert len(result["seen"]) >= 70
@@ -146,7 +147,8 @@ def test_pasted_blocks_ragged_too_big_or_bad(matrix_widget):
     assert seen["message"].startswith(f"the pasted block needs {cols_dim['max'] + 1} columns in {name} from this "
                                       f"cell, but {name} {limit}"), seen
     seen = page.evaluate(PASTE, [widget_id, name, 0, 0, "1\tabc\n<img src=x onerror=window.__pwned=1>\t2"])
-    assert seen["message"] == f"row 1, column 2 of {name}: 'abc' is not a number (and 1 more cell)"
+    rows, cols = (spec["dims"][symbol]["prefix"] for symbol in operand["dims"])
+    assert seen["message"] == f"{name}[{rows}0, {cols}1]: 'abc' is not a number (and 1 more cell)"
     assert seen["pwned"] is False
     seen = page.evaluate(PASTE, [widget_id, name, 0, 0, "\n\n"])
     assert seen["message"] == "the pasted text is empty"

@@ -97,7 +97,7 @@ def test_escape_restores_the_value_from_before_the_edit(watched, site):
     page.keyboard.press("Escape")
     assert cell.input_value() == "2" and "lw-bad" not in cell.get_attribute("class")
     assert page.evaluate("Layerwise.widgets()[0].values.W[0][2]") == 2
-    assert widget.locator(".lw-message").text_content() != "row 1, column 3 of W: '-7.5x' is not a number"
+    assert widget.locator(".lw-message").text_content() != "W[k0, j2]: '-7.5x' is not a number"
 
 
 NAMES = """el => [...el.querySelectorAll('table.lw-grid')].flatMap(table => {
@@ -147,7 +147,7 @@ def test_a_bad_value_is_announced_once_typing_pauses_not_on_every_key(watched, s
     page.wait_for_function("window.__said.length > 0", timeout=5000)
     page.wait_for_timeout(300)
     said = [text for _, text in page.evaluate("window.__said") if text]
-    assert said == ["row 1, column 2 of X: '1e3x' is not a number"]
+    assert said == ["X[t0, k1]: '1e3x' is not a number"]
 
 
 @pytest.mark.live

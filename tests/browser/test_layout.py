@@ -40,7 +40,7 @@ def test_a_bad_cells_message_sits_under_the_cell_and_nothing_moves(watched, site
     page.keyboard.press("Control+a")
     page.keyboard.type("1.2.3")
     seen = page.evaluate(BUBBLE, [widget.element_handle(), cell.element_handle()])
-    message = "row 2, column 3 of W: '1.2.3' is not a number"
+    message = "W[k1, j2]: '1.2.3' is not a number"
     assert seen["visible"] and seen["text"] == message
     assert 0 <= seen["gap"] <= 8 and seen["overlaps"] and seen["inside"], seen
     assert seen["described"] == message  # aria-describedby ties the cell to its message

@@ -62,13 +62,13 @@ def test_shape_mismatch_names_both_operands_and_shapes():
 
 
 @pytest.mark.parametrize("kind, name, value, message", [
-    ("linear", "X", [[1, 2], [0, float("nan")]], "row 2, column 2 of X is not a finite number (nan)"),
-    ("linear", "b", [0, float("inf"), 1], "entry 2 of b is not a finite number (inf)"),
+    ("linear", "X", [[1, 2], [0, float("nan")]], "X[t1, k1] is not a finite number (nan)"),
+    ("linear", "b", [0, float("inf"), 1], "b[j1] is not a finite number (inf)"),
     ("linear", "X", [[1, 2], [0]], "X must be a matrix of numbers"),
     ("linear", "X", [[1, "a"], [0, 1]], "X must be a matrix of numbers"),
     ("linear", "b", [[0, 1, -1]], "b must be a list ('c',), got shape (1, 3)"),
     ("linear", "X", [[1] * 9, [1] * 9], "X has shape (2, 9), but its columns (a) must number between 1 and 8"),
-    ("embedding", "ids", [2, 0.5, 1], "entry 2 of ids must be a whole number, got 0.5"),
+    ("embedding", "ids", [2, 0.5, 1], "ids[t1] must be a whole number, got 0.5"),
     ("embedding", "ids", [2, 0, 3], "ids must lie in [0, 3) for a vocabulary of 3, got 3"),
 ])
 def test_bad_values_are_named(kind, name, value, message):
@@ -128,7 +128,7 @@ def test_declared_bounds_are_checked_inclusively_and_named():
     kind.bind({"rate": 0.0001, "v": [0, 2]})
     with pytest.raises(LayerwiseError, match=r"^bounded example: rate must be from 0.0001 to 0.05, got 1.27$"):
         kind.bind({"rate": 1.27, "v": [1, 1]})
-    with pytest.raises(LayerwiseError, match=r"^bounded example: entry 2 of v must be from 0 to 2, got -0.5$"):
+    with pytest.raises(LayerwiseError, match=r"^bounded example: v\[i1\] must be from 0 to 2, got -0.5$"):
         kind.bind({"rate": 0.01, "v": [1, -0.5]})
     with pytest.raises(LayerwiseError, match=r"^input x: bounds must be \(low, high\) with low < high, got \(1, 1\)$"):
         Kind(name="empty range", title="t", dims=(), inputs=(Operand("x", "x", (), 1.0, bounds=(1, 1)),),

@@ -77,7 +77,7 @@ def test_the_picture_and_a_constant_pattern():
 def test_bad_inputs_name_the_problem():
     with pytest.raises(LayerwiseError, match="row must be from 0 to 1, got 2"):
         with_inputs(row=2)
-    with pytest.raises(LayerwiseError, match="of scale must be from 0 to 10000, got -1"):
+    with pytest.raises(LayerwiseError, match=r"scale\[t1\] must be from 0 to 10000, got -1"):
         with_inputs(scale=[0.001, -1])
     with pytest.raises(ShapeError, match="scale has shape"):
         with_inputs(scale=[0.001, 1000, 5], offset=[7, -2000, 0])
