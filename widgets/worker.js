@@ -2,19 +2,15 @@
  * It receives {kind, inputs as JSON of numbers} and answers with the JSON that engine.examples.run_json made.
  * The page never blocks on Python, and never sends code: only the kind's name and arrays of numbers. */
 "use strict";
-importScripts("engine-loader.js"); // loadEngine, shared with the practice worker
+importScripts("engine-loader.js"); // loadEngine, postStage, postFailure: shared with the practice worker
 let runJson = null;
 let finishCheckJson = null;
 const waitingChecks = new Map(); // widget key -> id of its latest result whose gradient check has not run
 
-function step(stage) {
-  self.postMessage({ type: "progress", stage });
-}
-
 async function start({ pyodideURL, lockFileURL }) {
   try {
-    const pyodide = await loadEngine(pyodideURL, lockFileURL, step);
-    step("importing the engine");
+    const pyodide = await loadEngine(pyodideURL, lockFileURL);
+    postStage("importing the engine");
     const examples = pyodide.pyimport("engine.examples");
     // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan
     // NumPy and the engine during an edit, the slowest edits' main cost.
@@ -51,9 +47,7 @@ function compute({ id, key, kind, inputs }) {
     waitingChecks.set(key, id);
     setTimeout(runCheck, 0);
   } catch (error) {
-    const message = String((error && error.message) || error).trim().split("\n").pop();
-    // A Python exception leaves the interpreter usable; anything else (a fatal wasm error) does not.
-    self.postMessage({ type: error && error.type ? "result" : "died", id, error: message });
+    postFailure(id, error);
   }
 }
 

@@ -3,18 +3,14 @@
  * reaches what a widget shows, and the page can terminate this worker without touching the widgets. Protocol: see
  * widgets/engine-client.js; requests are {type: "grade", id, exercise, source}. */
 "use strict";
-importScripts("../engine-loader.js"); // loadEngine, shared with the widgets' worker
+importScripts("../engine-loader.js"); // loadEngine, postStage, postFailure: shared with the widgets' worker
 let gradeJson = null;
-
-function step(stage) {
-  self.postMessage({ type: "progress", stage });
-}
 
 /* `prepare`: the ids of the page's exercises, whose expected outputs are computed now rather than in the first Run. */
 async function start({ pyodideURL, lockFileURL, prepare }) {
   try {
-    const pyodide = await loadEngine(pyodideURL, lockFileURL, step);
-    step("preparing the exercises");
+    const pyodide = await loadEngine(pyodideURL, lockFileURL);
+    postStage("preparing the exercises");
     const exercises = pyodide.pyimport("engine.exercises");
     exercises.prepare(pyodide.toPy(prepare || []));
     gradeJson = exercises.grade_json;
@@ -30,10 +26,7 @@ function grade({ id, exercise, source }) {
     const json = gradeJson(exercise, source);
     self.postMessage({ type: "result", id, json, ms: performance.now() - started });
   } catch (error) {
-    const message = String((error && error.message) || error).trim().split("\n").pop();
-    // grade_json never raises for learner code, so a Python exception here is the grader's own; anything else (a
-    // fatal wasm error, out of memory) leaves the interpreter unusable.
-    self.postMessage({ type: error && error.type ? "result" : "died", id, error: message });
+    postFailure(id, error); // grade_json never raises for learner code: this is the grader's own error or a fatal one
   }
 }
 
