@@ -14,7 +14,7 @@ def compute(x, gamma, beta, dy):
                       {"x": dx, "gamma": dgamma, "beta": dbeta})
 
     mean, var = cache["mean"][:, 0], cache["var"][:, 0]  # (T,), (T,)
-    arithmetic = (f"Row 1, column 1 of y: {format_compact(gamma[0])} × ({format_compact(x[0, 0])} - "
+    arithmetic = (f"y[t0, i0] = {format_compact(gamma[0])} × ({format_compact(x[0, 0])} - "
                   f"{format_compact(mean[0])}) / √({format_compact(var[0])} + {EPS:g}) + {format_compact(beta[0])}"
                   f" = {format_number(y[0, 0])}")
     return Result(
