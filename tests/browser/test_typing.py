@@ -45,7 +45,10 @@ def test_a_late_answer_never_hides_the_error_of_the_cell_as_it_is_now(live, watc
     assert wait_for_engine(page)["state"] == "ready"
     page.evaluate(WATCH, widget.element_handle())
     cell = widget.locator(f'.lw-cell[data-input="{name}"][data-row="{row}"][data-col="{col}"]')
-    where = f"row {row + 1}, column {col + 1} of {name}"
+    # the message names the cell by the grid's own headers (t1, j0), read from the page
+    headers = cell.evaluate("""box => [box.closest('tr').querySelector('th').textContent,
+                                       box.closest('table').tHead.rows[0].cells[box.closest('td').cellIndex].textContent]""")
+    where = f"{name}[{headers[0]}, {headers[1]}]"
     for _ in range(ROUNDS):
         cell.click()
         page.keyboard.press("Control+a")
