@@ -11,9 +11,22 @@
       box.setAttribute("role", "group");
       box.setAttribute("aria-label", caption ? `Table: ${caption.textContent.trim()}` : "Table");
     }
+    // Not rendered yet (a block far off screen skips layout, layerwise.css): measured once it is shown. Until then
+    // the build's tab stop stays, and a focused box keeps its tab stop until the focus leaves it.
+    if (!box.checkVisibility({ contentVisibilityAuto: true }) || box === document.activeElement) return;
     if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
     else box.removeAttribute("tabindex");
   }
+
+  // A block of the article that was skipped while off screen has just been rendered: measure the boxes in it.
+  document.addEventListener("contentvisibilityautostatechange", (event) => {
+    if (event.skipped) return;
+    if (event.target.matches(BOXES)) update(event.target);
+    for (const box of event.target.querySelectorAll(BOXES)) update(box);
+  }, true);
+  document.addEventListener("focusout", (event) => {
+    if (event.target.matches && event.target.matches(BOXES)) setTimeout(() => update(event.target), 0);
+  }, true);
 
   // A box that was hidden (closed details, another tab) or whose fonts arrive late changes size: check it again.
   const resized = new ResizeObserver((entries) => entries.forEach((entry) => update(entry.target)));

@@ -22,6 +22,8 @@ PAGES = {
 WIDGET_PAGES = ["layernorm", "attention", "embedding", "model", "training"]
 PALETTES = {"light": "default", "dark": "slate"}  # prefers-color-scheme -> mkdocs-material scheme
 
+RENDER_EVERY_BLOCK = ".md-content__inner > * { content-visibility: visible !important; }"
+
 
 def open_page(watched, site, name, palette, engine):
     """Load a page in a palette; ``engine`` False keeps the worker script out, so the widgets stay static (the
@@ -48,6 +50,10 @@ def blocking_violations(page):
         pytest.fail(f"axe-core is missing at {AXE}: run `npm ci` (bash scripts/dev.sh test does it)")
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))  # inlined into the page: no request is made
+    # Blocks far off screen are not rendered (content-visibility: auto, layerwise.css), and axe's contrast rule finds
+    # a text's background by hit testing, which does not enter them: it would read another block's background. A
+    # reader sees a block only once it is rendered, so axe checks the page with every block rendered.
+    page.add_style_tag(content=RENDER_EVERY_BLOCK)
     result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, "
                            "resultTypes: ['violations']})", WCAG_21_AA)
     return [v for v in result["violations"] if v["impact"] in BLOCKING]
@@ -125,11 +131,23 @@ def test_the_wide_equation_scrolls_from_the_keyboard_and_blocks_that_fit_take_no
     assert equation.evaluate("box => box.scrollWidth > box.clientWidth")  # wider than its column at this width
     assert equation.get_attribute("role") == "group"
     assert equation.get_attribute("aria-label") == "Equation: Parameter count of the whole model"
-    # blocks that fit lose the build's tab stop (scroll-regions.js), so they cost no Tab press
+    # Blocks that fit lose the build's tab stop (scroll-regions.js), so they cost no Tab press; a block far off screen
+    # is not laid out (content-visibility, layerwise.css), so it keeps its tab stop until it has been shown and
+    # measured: Tab never passes over a box that might scroll.
     boxes = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap"
+    last = page.locator(".md-content .lw-equation div.arithmatex").last
+    assert not last.evaluate("box => box.checkVisibility({contentVisibilityAuto: true})")  # skipped, far below
+    assert last.get_attribute("tabindex") == "0"
+    page.evaluate("""async () => {
+        for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+            scrollTo(0, y);
+            await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+        }
+    }""")
     page.wait_for_function("""sel => [...document.querySelectorAll(sel)].every(box =>
         box.hasAttribute('tabindex') === (box.scrollWidth > box.clientWidth + 1))""", arg=boxes)
     assert page.locator(".md-typeset div.arithmatex:not([tabindex])").count() > 5
+    page.evaluate("scrollTo(0, 0)")
 
     page.locator("#eq-model-param-count .lw-equation__anchor").focus()
     page.keyboard.press("Tab")  # the next stop after the equation's ¶ link is the formula itself

@@ -9,11 +9,16 @@ pytestmark = pytest.mark.browser
 PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 
-# Positions in the document (the page may scroll by a fraction of a pixel while the cell is clicked), to 0.1 px.
+# Where the cells and the outputs are inside the widget, to 0.1 px, and where the widget is on screen, to 1 px (the
+# page may scroll by a fraction of a pixel while the cell is clicked). Not positions in the document: blocks far off
+# screen keep an estimated height until first shown (layerwise.css), and the browser keeps what is on screen still
+# (scroll anchoring) when one above gets its real height.
 LAYOUT = """el => {
+    const box = el.getBoundingClientRect();
     const at = e => { const r = e.getBoundingClientRect();
-                      return [Math.round((r.left + scrollX) * 10) / 10, Math.round((r.top + scrollY) * 10) / 10]; };
-    return {cells: [...el.querySelectorAll('.lw-cell')].map(at), results: at(el.querySelector('.lw-results'))};
+                      return [Math.round((r.left - box.left) * 10) / 10, Math.round((r.top - box.top) * 10) / 10]; };
+    return {cells: [...el.querySelectorAll('.lw-cell')].map(at), results: at(el.querySelector('.lw-results')),
+            onScreen: [Math.round(box.left), Math.round(box.top)]};
 }"""
 BUBBLE = """([el, cell]) => {
     const bubble = el.querySelector('.lw-cell-error');
