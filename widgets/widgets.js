@@ -131,10 +131,11 @@ function initPage() {
     }
   });
   for (const widget of pageWidgets) observer.observe(widget.el);
-  // A widget already on screen, or the one the link points to (the browser scrolls there later), starts the
-  // engine now rather than when the observer first reports it.
+  // A worker the page's <head> already started, a widget already on screen, or the one the link points to (the
+  // browser scrolls there later) starts the engine now rather than when the observer first reports it.
   const target = decodeURIComponent(location.hash.slice(1));
-  if (pageWidgets.some(({ el }) => el.id === target || el.querySelector(`[id="${CSS.escape(target)}"]`)) ||
+  if (window.Layerwise.early ||
+      pageWidgets.some(({ el }) => el.id === target || el.querySelector(`[id="${CSS.escape(target)}"]`)) ||
       pageWidgets.some(({ el }) => { const r = el.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; })) {
     startEngine();
   }
