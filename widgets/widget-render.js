@@ -13,6 +13,12 @@ export function element(tag, className, text) {
   return node;
 }
 
+/* Write a text only when it differs: an unchanged write still replaces the text node, and the browser then styles,
+ * lays out and paints it again in the edit's frame. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /* The rows of a grid: a matrix as is, a list as one row, a number as one cell. */
 function rowsOf(dims, value) {
   return dims.length === 2 ? value : [dims.length === 1 ? value : [value]];
@@ -159,10 +165,9 @@ function readCells(results) {
 }
 
 export function showCheck(paragraph, check) {
-  paragraph.textContent = check.text;
+  setText(paragraph, check.text);
   paragraph.dataset.ok = String(check.ok);
-  if (check.pending) paragraph.dataset.pending = "true";
-  else delete paragraph.dataset.pending;
+  paragraph.toggleAttribute("data-pending", Boolean(check.pending));
 }
 
 /* Show `result` in the output half `results`, marking the cells whose text changed (`lw-changed`); returns
@@ -198,9 +203,8 @@ function updateInPlace(results, result, changed) {
   }
   blocks.forEach((block, i) => {
     const figure = figures[i];
-    if (block.finite) delete figure.dataset.nonfinite;
-    else figure.dataset.nonfinite = "true";
-    figure.querySelector(".lw-label").textContent = block.label;
+    figure.toggleAttribute("data-nonfinite", !block.finite);
+    setText(figure.querySelector(".lw-label"), block.label);
     const rows = rowsOf(block.dims, block.cells);
     figure.querySelectorAll("tbody tr").forEach((tr, r) => tr.querySelectorAll("td").forEach((td, c) => {
       const differs = td.textContent !== rows[r][c];
@@ -211,8 +215,8 @@ function updateInPlace(results, result, changed) {
       }
     }));
   });
-  if (arith) arith.textContent = result.arithmetic;
-  notes.forEach((note, i) => { note.textContent = result.notes[i]; });
+  if (arith) setText(arith, result.arithmetic);
+  notes.forEach((note, i) => setText(note, result.notes[i]));
   if (check) showCheck(check, result.gradcheck);
   plots.forEach((figure, i) => {
     figure.querySelector("figcaption").textContent = result.plots[i].title;

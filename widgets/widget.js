@@ -4,7 +4,7 @@
 import { compute, engine, startEngine } from "./widget-engine.js";
 import { announce, listOfNames, typing } from "./widget-announce.js";
 import * as keys from "./widget-keys.js";
-import { element, markCell, markScrolling, renderInput, renderResizers, renderResult, showCheck } from "./widget-render.js";
+import { element, markCell, markScrolling, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
 import { InputState, clone, planPaste } from "./widget-state.js";
 import { savedValues, storeValues } from "./widget-storage.js";
 
@@ -87,9 +87,8 @@ export class Widget {
     let text = "static";
     if (engine.state === "loading") { state = "loading"; text = `loading: ${engine.stage}…`; }
     if (engine.state === "ready") { state = this.error ? "error" : "live"; text = state; }
-    this.stateEl.dataset.state = state;
-    this.stateEl.textContent = text;
-    this.el.dataset.state = state;
+    if (this.el.dataset.state !== state) this.el.dataset.state = this.stateEl.dataset.state = state;
+    setText(this.stateEl, text);
     if (engine.state === "ready" && this.dirty && !this.inFlight) this.send();
     if (engine.state === "failed" && this.dirty) this.setMessage("Not recomputed: the live engine could not load.", "error");
   }
@@ -241,8 +240,8 @@ export class Widget {
   /* The widget's message line (a live region). A bad cell's message is shown next to the cell instead, so the
    * line then only speaks to screen readers: showing it too would push the outputs down while the reader types. */
   setMessage(text, level, nextToCell = false) {
-    this.messageEl.textContent = text;
-    this.messageEl.dataset.level = level;
+    setText(this.messageEl, text);
+    if (this.messageEl.dataset.level !== level) this.messageEl.dataset.level = level;
     this.messageEl.classList.toggle("lw-sr-only", nextToCell);
   }
 
