@@ -14,6 +14,7 @@ def open_exercise(page, site, exercise_id):
     """Open the exercise's page and wait for its editor; returns the exercise's locator."""
     page.goto(site.url + exercise_page(site, exercise_id))
     exercise = page.locator(f'.lw-exercise[data-exercise="{exercise_id}"]')
+    exercise.scroll_into_view_if_needed()  # as a reader gets there: the editor is made when it nears the screen
     exercise.locator(".cm-content").wait_for()
     return exercise
 

@@ -27,6 +27,7 @@ def test_without_javascript_the_statement_starter_and_note_are_there(browser, si
     page = context.new_page()
     page.goto(site.url + exercise_page(site, EXERCISE))
     exercise = page.locator(f'.lw-exercise[data-exercise="{EXERCISE}"]')
+    exercise.scroll_into_view_if_needed()  # rendered, as a reader sees it (far off screen it skips layout)
     assert exercise.locator(".lw-exercise__title").text_content() == "LayerNorm forward"
     assert "biased" in exercise.locator(".lw-exercise__statement").text_content()
     assert exercise.locator(".lw-exercise__statement .katex").count() == 1  # the formula, typeset at build time
@@ -87,6 +88,7 @@ def test_hints_open_one_at_a_time_and_are_remembered(watched, site):
     assert exercise.locator(".lw-exercise__hints li").count() == 2
     assert exercise.locator(".lw-exercise__hints li code").count() >= 1  # `code` in a hint is shown as code
     page.reload()
+    exercise.scroll_into_view_if_needed()
     exercise.locator(".cm-content").wait_for()
     assert exercise.locator(".lw-exercise__hints li").count() == 2
     assert exercise.locator(".lw-exercise__hint").text_content() == f"Hint 3 of {len(hints)}"
@@ -265,6 +267,7 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     assert run_and_wait(page, exercise) == "Passed. Well done."
     page.wait_for_timeout(500)  # the editor writes storage at most every 300 ms
     page.reload()
+    exercise.scroll_into_view_if_needed()
     exercise.locator(".cm-content").wait_for()
     assert editor_code(exercise) == solution.rstrip("\n")
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"
@@ -276,6 +279,7 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     starter = get(EXERCISE).STARTER
     assert editor_code(exercise) == starter
     page.reload()
+    exercise.scroll_into_view_if_needed()
     exercise.locator(".cm-content").wait_for()
     assert editor_code(exercise) == starter
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"  # a pass stays a pass
