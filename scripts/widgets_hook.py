@@ -10,7 +10,6 @@ from pathlib import Path
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-from mkdocs.utils import get_relative_url
 from pymdownx.superfences import SuperFencesException
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,38 +140,7 @@ def on_files(files, config):
     # A script, not JSON to fetch: the worker can start the moment a widget is seen, even while the page is busy.
     script = f"window.Layerwise = Object.assign(window.Layerwise || {{}}, {{engineConfig: {json.dumps(engine_config)}}});\n"
     files.append(File.generated(config, f"{ASSETS}/{CONFIG_SCRIPT}", content=script))
-    _build["engine_config"] = engine_config
     return files
-
-
-# Starts the worker from the <head> of a page with widgets, before the theme's bundle and the widgets' modules have
-# loaded and run (~1.3 s later on a layer page); widget-engine.js adopts it from window.Layerwise.early. Instant
-# navigation does not run a new page's head scripts: the worker started here then lives on in the module.
-EARLY_START = """<script data-lw-early-start>(function (c) {
-  var assets = new URL(c.assets, location.href), early = {messages: [], error: "", startedAt: performance.now()};
-  try {
-    var worker = new Worker(new URL("worker.js", assets));
-    worker.onmessage = function (e) { early.messages.push([e.data, performance.now()]); };
-    worker.onerror = function (e) { e.preventDefault(); early.error = e.message || "the worker stopped"; };
-    worker.postMessage({type: "start", pyodideURL: new URL(c.pyodide, assets).href,
-                        lockFileURL: new URL(c.lockFile, assets).href});
-    early.worker = worker;
-  } catch (e) { early.error = String(e); }
-  window.Layerwise = Object.assign(window.Layerwise || {}, {early: early});
-})(%s);</script>"""
-CHARSET = '<meta charset="utf-8">'
-
-
-def on_post_page(output, page, config):
-    if 'class="lw-widget' not in output:
-        return output
-    if CHARSET not in output:
-        raise PluginError(f"{page.file.src_uri}: the theme's page has no {CHARSET} to start the live engine after")
-    assets = get_relative_url(ASSETS + "/", page.url)
-    engine_config = _build["engine_config"]
-    early = {"assets": assets if assets.endswith("/") else assets + "/",
-             "pyodide": engine_config["pyodide"], "lockFile": engine_config["lockFile"]}
-    return output.replace(CHARSET, CHARSET + EARLY_START % json.dumps(early), 1)
 
 
 def on_shutdown():

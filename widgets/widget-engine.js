@@ -41,34 +41,20 @@ function changed() {
   document.dispatchEvent(new CustomEvent("layerwise:engine", { detail: { state: engine.state } }));
 }
 
-/* The worker the inline <head> script of a widget page started (scripts/widgets_hook.py, EARLY_START), taken once:
- * a restart after a crash, or a start after instant navigation, makes a new one. */
-function takeEarlyStart() {
-  const early = window.Layerwise && window.Layerwise.early;
-  if (early) window.Layerwise.early = null;
-  return early || null;
-}
-
 export function startEngine() {
   if (engine.state !== "idle") return;
-  const early = takeEarlyStart();
   engine.state = "loading";
   engine.stage = "starting the worker";
-  engine.startedAt = early ? early.startedAt : performance.now();
+  engine.startedAt = performance.now();
   engine.timeline = [[engine.stage, engine.startedAt]];
   engine.starts += 1;
   changed();
   const config = window.Layerwise.engineConfig; // from engine-config.js, written by the site build
   if (!config) {
-    if (early && early.worker) early.worker.terminate();
     failEngine(`its configuration ${ASSETS}engine-config.js did not load`);
     return;
   }
-  if (early && !early.worker) {
-    failEngine(early.error);
-    return;
-  }
-  const worker = early ? early.worker : new Worker(ASSETS + "worker.js");
+  const worker = new Worker(ASSETS + "worker.js");
   engine.worker = worker;
   worker.onmessage = (event) => onWorkerMessage(worker, event.data);
   worker.onerror = (event) => {
@@ -78,13 +64,7 @@ export function startEngine() {
   readyTimer = setTimeout(() => {
     failEngine(`it was not ready after ${config.readyTimeoutMs / 1000} s (last step: ${engine.stage}); ` +
                "a .wasm file served with the wrong MIME type makes Pyodide hang like this");
-  }, Math.max(0, config.readyTimeoutMs - (performance.now() - engine.startedAt)));
-  if (early) {
-    // What the worker said before this module ran, in order, at the times it said it.
-    for (const [message, at] of early.messages) onWorkerMessage(worker, message, at);
-    if (early.error) onWorkerDied(worker, early.error);
-    return;
-  }
+  }, config.readyTimeoutMs);
   worker.postMessage({
     type: "start",
     pyodideURL: new URL(config.pyodide, ASSETS).href,
@@ -109,16 +89,16 @@ function failEngine(reason) {
   changed();
 }
 
-function onWorkerMessage(worker, message, at = performance.now()) {
+function onWorkerMessage(worker, message) {
   if (worker !== engine.worker) return; // a message from a worker already replaced
   if (message.type === "progress") {
     engine.stage = message.stage;
-    engine.timeline.push([message.stage, at]); // read by the benchmark
+    engine.timeline.push([message.stage, performance.now()]); // read by the benchmark
     changed();
   } else if (message.type === "ready") {
     clearTimeout(readyTimer);
     engine.state = "ready";
-    engine.readyAt = performance.now(); // not `at`: a ready said before this module ran is usable only from now
+    engine.readyAt = performance.now();
     engine.timeline.push(["ready", engine.readyAt]);
     changed();
   } else if (message.type === "failed") {

@@ -28,6 +28,10 @@ WIDGETS_READY = ("window.Layerwise && Layerwise.engine && (Layerwise.engine.stat
                  " ? (() => { throw new Error(Layerwise.engine.reason) })() : 0))")
 BARE_READY = "window.bareError ? (() => { throw new Error(window.bareError) })() : (window.bareReady || 0)"
 FIRST_PAINT = "(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || 0"
+# For a page without an engine: "ready" after a fixed time, so its long tasks are counted over a window as long as a
+# widget page's load (its first paint is read separately).
+SETTLED_AFTER_MS = 4000
+SETTLED = f"performance.now() > {SETTLED_AFTER_MS} ? performance.now() : 0"
 
 
 @contextmanager

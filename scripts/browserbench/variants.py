@@ -1,5 +1,5 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
-URLs still resolve: the page minus the worker's early start from its <head>, minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
+URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
 numbers stay); and a bare page whose worker only loads Pyodide + NumPy."""
 import re
 from pathlib import Path
@@ -16,13 +16,10 @@ THEME_BUNDLE = re.compile(r'<script src="[^"]*/bundle\.[^"]*"></script>')
 WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'  # classic or module
                            r'|<link[^>]*href="[^"]*assets/layerwise/[^"]*"[^>]*>')  # widgets.css, module preloads
 
-EARLY_START = re.compile(r'<script data-lw-early-start>.*?</script>', re.S)  # scripts/widgets_hook.py
-
 # name -> [(pattern, replacement)] applied to the page's HTML
 EDITS = {
-    "without-early-start": [(EARLY_START, "")],
     "without-theme-js": [(THEME_BUNDLE, "")],
-    "without-widgets": [(WIDGET_ASSETS, ""), (EARLY_START, "")],
+    "without-widgets": [(WIDGET_ASSETS, "")],
 }
 
 
