@@ -5,6 +5,7 @@ import json
 import re
 import shutil
 import subprocess
+from html.parser import HTMLParser
 from pathlib import Path
 
 PROBE = Path(__file__).resolve().parent / "search_probe.mjs"
@@ -48,3 +49,38 @@ def test_layernorm_backward_leads_to_the_layernorm_backward_section_first(built_
     assert pages[0] == "layers/layernorm/", pages[:5]
     sections = [i for i in groups[0] if "#" in i["location"]]  # in the order the results list shows them
     assert sections[0]["location"] == "layers/layernorm/#backward", sections[:3]
+
+
+class _NavLinks(HTMLParser):
+    """The text of every navigation link of a page (the site's nav and the page's table of contents)."""
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.texts = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a" and "md-nav__link" in (dict(attrs).get("class") or ""):
+            self.depth = 1
+            self.texts.append("")
+        elif self.depth and tag == "a":
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if self.depth and tag == "a":
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.texts[-1] += data
+
+
+def test_no_navigation_or_table_of_contents_entry_shows_raw_tex(built_site):
+    """A heading's math reaches the table of contents as its TeX source (the toc extension keeps the text the math
+    was written in), so headings spell symbols out: "Where ε shows", not "Where $\\epsilon$ shows"."""
+    shown = []
+    for html in sorted(built_site.rglob("index.html")):
+        links = _NavLinks()
+        links.feed(html.read_text(encoding="utf-8"))
+        assert links.texts, f"{html}: no navigation links found"
+        shown += [f"{html.parent.relative_to(built_site)}: {text.strip()!r}" for text in links.texts if TEX.search(text)]
+    assert shown == [], "\n".join(shown[:20])
