@@ -52,7 +52,7 @@ def test_the_jacobian_line_against_central_differences():
 
 def test_the_two_scale_paragraph_and_the_eps_mistake():
     # scale 0.001 on (-3, -1, 1, 3): variance 5 * 1e-6 = 5e-6; sigma / sqrt(sigma^2 + eps) = sqrt(5e-6 / 1.5e-5)
-    assert shown_after(PAGE, "### Where $\\epsilon$ shows", 1) == [f"{math.sqrt(1 / 3):.4f}"] == ["0.5774"]
+    assert shown_after(PAGE, "### Where ε shows", 1) == [f"{math.sqrt(1 / 3):.4f}"] == ["0.5774"]
     # inside the root eps competes with sigma^2, so it matters from sigma ~ sqrt(1e-5) = 0.00316
     assert shown_after(PAGE, "**$\\epsilon$ outside the root.**", 1) == ["0.0032"]
     assert '```widget kind="layernorm_scale" id="layernorm-scale"' in page_text(PAGE)
