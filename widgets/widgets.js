@@ -100,10 +100,17 @@ function skipToExample(first) {
     });
   });
   target.after(link);
-  // The theme's own skip link only scrolls (its instant navigation takes the click and then drops the focus), so
-  // the next Tab went on from the header; give the heading the focus, so that the next Tab reaches the link above.
+  // The theme's own skip link is followed by its instant navigation, which fetches this same page again and swaps
+  // it in a moment later: the focus, by then perhaps on a cell reached through the link above, was dropped to the
+  // body. On a page with widgets the skip link does its job here instead: the heading is scrolled to and focused,
+  // so the next Tab reaches the link above, and nothing is fetched.
   target.tabIndex = -1;
-  skip.addEventListener("click", () => afterTheTheme(() => target.focus({ preventScroll: true })));
+  skip.addEventListener("click", (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    target.scrollIntoView();
+    target.focus({ preventScroll: true });
+  });
 }
 
 /* After the theme's own handling of a click (it may move the focus in a task of its own). */

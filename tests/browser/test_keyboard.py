@@ -14,8 +14,9 @@ def focused(page):
 
 def test_from_the_skip_link_the_first_cell_is_at_most_five_tabs_away_and_arrows_edit_a_whole_matrix(watched, site):
     page = watched.page
-    open_without_engine(watched, site, "layernorm")
+    path_of_page = open_without_engine(watched, site, "layernorm")
     page.evaluate("window.scrollTo(0, 0); document.activeElement.blur()")
+    loads_of_page = watched.requests.count(site.url + path_of_page)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.classList.contains('md-skip')")
     page.keyboard.press("Enter")  # the theme's skip link: to the page's heading
@@ -30,6 +31,9 @@ def test_from_the_skip_link_the_first_cell_is_at_most_five_tabs_away_and_arrows_
     widget = page.locator(".lw-widget").first
     assert focused(page)[:3] == [widget.evaluate("el => el.querySelector('.lw-cell').dataset.input"), 0, 0], path
     assert page.evaluate("location.hash") in ("", "#layernorm")  # the link holds edited values only
+    # the skip link moved the focus without the theme's instant navigation fetching the page again (its swap, a
+    # moment later, dropped the focus from the cell)
+    assert watched.requests.count(site.url + path_of_page) == loads_of_page
 
     # the whole first matrix, arrows only: right along a row, then down and left back to the row's start
     name = focused(page)[0]
