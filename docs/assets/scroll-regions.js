@@ -11,9 +11,14 @@
       box.setAttribute("role", "group");
       box.setAttribute("aria-label", caption ? `Table: ${caption.textContent.trim()}` : "Table");
     }
-    // Not rendered yet (a block far off screen skips layout, layerwise.css): measured once it is shown. Until then
-    // the build's tab stop stays, and a focused box keeps its tab stop until the focus leaves it.
-    if (!box.checkVisibility({ contentVisibilityAuto: true }) || box === document.activeElement) return;
+    if (box === document.activeElement) return; // it keeps its tab stop until the focus leaves it
+    // Shown but not rendered yet (a block far off screen skips layout, layerwise.css): measured once it is, and a tab
+    // stop until then (the build gives one to its own boxes), so Tab never passes over a box that might scroll. A
+    // hidden box (a closed <details>) measures as fitting, and again when it is opened.
+    if (box.checkVisibility && box.checkVisibility() && !box.checkVisibility({ contentVisibilityAuto: true })) {
+      if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
+      return;
+    }
     if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
     else box.removeAttribute("tabindex");
   }
