@@ -18,6 +18,7 @@ from pymdownx.superfences import SuperFencesException
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
 
+from livewidgets import fences  # noqa: E402
 from livewidgets.engine_package import source_digest  # noqa: E402
 from practice import bundle, fence  # noqa: E402
 
@@ -83,10 +84,7 @@ def on_page_markdown(markdown, page, **kwargs):
 
 
 def _validate_exercise(language, inputs, options, attrs, md):
-    unknown = sorted(set(inputs) - {"id"})
-    if unknown or "id" not in inputs:
-        problem = f"unknown attribute {unknown[0]!r}" if unknown else 'the attribute id="..." is missing'
-        _fail(f"exercise fence: {problem} (allowed: id)")
+    fences.check_attributes(_build["page"], "exercise", inputs, required="id", allowed=("id",))
     options.update(inputs)
     return True
 
@@ -146,8 +144,7 @@ def on_post_build(config):
 
 
 def _fail(message):
-    """Stop the build naming the page; superfences swallows any other exception and renders plain code."""
-    raise SuperFencesException(f"{_build['page']}: {message}")
+    fences.fail(_build["page"], message)
 
 
 def on_serve(server, config, builder):

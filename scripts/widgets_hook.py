@@ -10,12 +10,11 @@ from pathlib import Path
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
-from pymdownx.superfences import SuperFencesException
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
 
-from livewidgets import engine_package, pyodide_dist  # noqa: E402
+from livewidgets import engine_package, fences, pyodide_dist  # noqa: E402
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
@@ -91,10 +90,7 @@ def on_page_markdown(markdown, page, **kwargs):
 
 
 def _validate_widget(language, inputs, options, attrs, md):
-    unknown = sorted(set(inputs) - {"kind", "id"})
-    if unknown or "kind" not in inputs:
-        problem = f"unknown attribute {unknown[0]!r}" if unknown else 'the attribute kind="..." is missing'
-        _fail(f"widget fence: {problem} (allowed: kind, id)")
+    fences.check_attributes(_build["page"], "widget", inputs, required="kind", allowed=("kind", "id"))
     options.update(inputs)
     return True
 
@@ -120,8 +116,7 @@ def _format_widget(source, language, class_name, options, md, **kwargs):
 
 
 def _fail(message):
-    """Stop the build naming the page; superfences swallows any other exception and renders plain code."""
-    raise SuperFencesException(f"{_build['page']}: {message}")
+    fences.fail(_build["page"], message)
 
 
 def on_files(files, config):

@@ -1,0 +1,17 @@
+"""What the build's two fence hooks share (widgets_hook.py for ```widget, practice_hook.py for ```exercise): a fence's
+attributes checked against the ones it allows, and a failure that stops the build naming the page."""
+from pymdownx.superfences import SuperFencesException
+
+
+def fail(page, message):
+    """Stop the build naming the page; superfences swallows any other exception and renders plain code."""
+    raise SuperFencesException(f"{page}: {message}")
+
+
+def check_attributes(page, fence, inputs, required, allowed):
+    """Fail on an attribute not in ``allowed`` or a missing ``required`` one, e.g. "widget fence: unknown attribute
+    'kinds' (allowed: kind, id)"."""
+    unknown = sorted(set(inputs) - set(allowed))
+    if unknown or required not in inputs:
+        problem = f"unknown attribute {unknown[0]!r}" if unknown else f'the attribute {required}="..." is missing'
+        fail(page, f"{fence} fence: {problem} (allowed: {', '.join(allowed)})")
