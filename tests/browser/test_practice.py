@@ -27,11 +27,12 @@ def test_without_javascript_the_statement_starter_and_note_are_there(browser, si
     page = context.new_page()
     page.goto(site.url + exercise_page(site, EXERCISE))
     exercise = page.locator(f'.lw-exercise[data-exercise="{EXERCISE}"]')
-    exercise.scroll_into_view_if_needed()  # rendered, as a reader sees it (far off screen it skips layout)
     assert exercise.locator(".lw-exercise__title").text_content() == "LayerNorm forward"
     assert "biased" in exercise.locator(".lw-exercise__statement").text_content()
     assert exercise.locator(".lw-exercise__statement .katex").count() == 1  # the formula, typeset at build time
-    assert exercise.locator(".lw-exercise__code pre").inner_text().rstrip("\n") == get(EXERCISE).STARTER.rstrip("\n")
+    # textContent: the markup's text, whether or not the block is rendered yet (far off screen it skips layout, and
+    # innerText of a skipped block is empty)
+    assert exercise.locator(".lw-exercise__code pre").text_content().rstrip("\n") == get(EXERCISE).STARTER.rstrip("\n")
     assert exercise.locator(".lw-exercise__code .highlight .k").first.text_content() == "def"  # highlighted
     assert "Running the tests needs the live engine" in exercise.locator(".lw-exercise__note").text_content()
     count = page.locator("h2#practice .lw-practice-count")
