@@ -1,6 +1,9 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
-numbers stay); and a bare page whose worker only loads Pyodide + NumPy."""
+numbers stay); a bare page whose worker only loads Pyodide + NumPy; and a bare edit page: one cell, the site's own
+worker and the same request as a widget, the answer written to one text node (the floor of edit -> updated DOM)."""
+import html
+import json
 import re
 from pathlib import Path
 
@@ -11,6 +14,45 @@ worker.onmessage = (e) => { window.bareReady = performance.now(); window.bareErr
 BARE_WORKER = """importScripts("../pyodide/pyodide.js");
 loadPyodide({indexURL: "../pyodide/"}).then(async (py) => { await py.loadPackage("numpy");
   py.runPython("import numpy"); postMessage({}); }).catch((e) => postMessage({error: String(e)}));"""
+
+# One text box in the markup the edit benchmark types into (browserbench/edits.py), the site's engine worker, and
+# the widget's own request: the kind and every input's values, the edited one in its first cell. Each answer's
+# numbers go into one <pre>, and the same "layerwise:rendered" event as a widget's says so.
+BARE_EDIT_PAGE = """<!doctype html><meta charset="utf-8"><title>bare edit</title>
+<div class="lw-widget" data-kind="{kind}"><figure class="lw-input"><input class="lw-cell" value="{value}"></figure>
+<pre></pre></div>
+<script src="{assets}engine-config.js"></script>
+<script>
+const assets = new URL("{assets}", location.href), config = Layerwise.engineConfig;
+const values = {values}, kind = "{kind}", edited = "{edited}";
+const engine = Layerwise.engine = {{state: "loading"}};
+const input = document.querySelector("input"), out = document.querySelector("pre");
+const worker = new Worker(new URL("worker.js", assets));
+const sentAt = new Map();
+worker.onmessage = (event) => {{
+  const m = event.data;
+  if (m.type === "ready") Object.assign(engine, {{state: "ready", readyAt: performance.now()}});
+  else if (m.type === "failed") Object.assign(engine, {{state: "failed", reason: m.reason}});
+  else if (m.type === "result") {{
+    engine.pythonMs = m.ms;
+    out.textContent = JSON.parse(m.json).blocks.map((b) => b.cells.flat().join(" ")).join("\\n");
+    out.dispatchEvent(new CustomEvent("layerwise:rendered", {{bubbles: true,
+                                                              detail: {{ms: performance.now() - sentAt.get(m.id)}}}}));
+  }}
+}};
+worker.postMessage({{type: "start", pyodideURL: new URL(config.pyodide, assets).href,
+                    lockFileURL: new URL(config.lockFile, assets).href}});
+let id = 0;
+input.addEventListener("input", () => {{
+  const number = Number(input.value);
+  if (input.value.trim() === "" || !Number.isFinite(number)) return;
+  let row = values[edited];
+  while (Array.isArray(row[0])) row = row[0];
+  row[0] = number;
+  sentAt.set(++id, performance.now());
+  worker.postMessage({{type: "compute", id, key: "bare", kind, inputs: JSON.stringify(values)}});
+}});
+</script>"""
 
 THEME_BUNDLE = re.compile(r'<script src="[^"]*/bundle\.[^"]*"></script>')
 WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'  # classic or module
@@ -29,6 +71,23 @@ def add_bare_page(root):
     (root / "bare" / "index.html").write_text(BARE_PAGE)
     (root / "bare" / "worker.js").write_text(BARE_WORKER)
     return "bare/"
+
+
+def add_bare_edit_page(root, page_path, kind):
+    """Write ``bare-edit/<kind>/``: the bare edit page for the first ``kind`` widget of the page at ``page_path``."""
+    page = (Path(root) / page_path / "index.html").read_text(encoding="utf-8")
+    tag = re.search(rf'<div class="lw-widget"[^>]*data-kind="{re.escape(kind)}"[^>]*>', page).group(0)
+    attribute = lambda name: html.unescape(re.search(rf'{name}="([^"]*)"', tag).group(1))
+    spec, values = json.loads(attribute("data-spec")), json.loads(attribute("data-start"))
+    edited = spec["inputs"][0]["name"]
+    first = values[edited]
+    while isinstance(first, list):
+        first = first[0]
+    path = f"bare-edit/{kind}/"
+    (Path(root) / path).mkdir(parents=True)
+    (Path(root) / path / "index.html").write_text(BARE_EDIT_PAGE.format(
+        kind=kind, value=first, values=json.dumps(values), edited=edited, assets="../../assets/layerwise/"))
+    return path
 
 
 def add_variant(root, page_path, name):

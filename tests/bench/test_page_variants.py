@@ -36,3 +36,17 @@ def test_a_variant_that_changes_nothing_stops_the_benchmark(site):
     (site / "layers" / "layernorm" / "index.html").write_text("<body>no scripts</body>")
     with pytest.raises(ValueError, match="'without-widgets' of layers/layernorm/ changes nothing"):
         variants.add_variant(site, "layers/layernorm/", "without-widgets")
+
+
+def test_the_bare_edit_page_sends_the_widgets_own_start_values(site):
+    spec = '{"name":"layernorm","inputs":[{"name":"x","dims":["T","d"]},{"name":"gamma","dims":["d"]}]}'
+    start = '{"x":[[1.5,2],[3,4]],"gamma":[1,1]}'
+    widget = (f'<div class="lw-widget" data-kind="layernorm" data-spec="{spec.replace(chr(34), "&quot;")}" '
+              f'data-start="{start.replace(chr(34), "&quot;")}">')
+    (site / "layers" / "layernorm" / "index.html").write_text(PAGE.replace('<div class="lw-widget">', widget))
+    path = variants.add_bare_edit_page(site, "layers/layernorm/", "layernorm")
+    assert path == "bare-edit/layernorm/"  # two folders deep, like the page: the same relative asset URLs
+    html = (site / path / "index.html").read_text()
+    assert '<input class="lw-cell" value="1.5">' in html  # x's first cell, the one typed into
+    assert 'const values = {"x": [[1.5, 2], [3, 4]], "gamma": [1, 1]}, kind = "layernorm", edited = "x";' in html
+    assert '<script src="../../assets/layerwise/engine-config.js"></script>' in html
