@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserbench import loads, variants  # noqa: E402
-from browserbench.edits import type_edits  # noqa: E402
+from browserbench.edits import STEPS, type_edits  # noqa: E402
 from livewidgets.serve import start_server  # noqa: E402
 from livewidgets.sitebuild import build_site  # noqa: E402
 
@@ -169,6 +169,11 @@ def measure_edits(playwright, url, root, edits):
             if python:
                 print(f"  {'':10s} of which in Python (worker): p50 {percentile(python, 50):.1f} ms, "
                       f"p95 {percentile(python, 95):.1f} ms")
+            steps = [t[3] for t in typed if t[3]]
+            if steps:
+                print(f"  {'':10s} steps, p50 / p95 ms: " + "; ".join(
+                    f"{step} {percentile([s[step] for s in steps], 50):.1f} / {percentile([s[step] for s in steps], 95):.1f}"
+                    for step in STEPS))
         ratio = percentile([t[0] for t in times[kind]], 50) / percentile([t[0] for t in times["bare"]], 50)
         print(f"  {'':10s} p50 {kind} / bare: {ratio:.2f}x")
 

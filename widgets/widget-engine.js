@@ -22,6 +22,7 @@ export const engine = {
   starts: 0, // how many workers this tab created (tests check navigation does not add one)
   timeline: [], // [stage, ms since navigation start] of the latest start
   pythonMs: 0, // time inside Python for the latest result
+  lastEdit: null, // {sent, workerStart, workerEnd, received}: ms on this page's clock, for the latest result
   crash: "", // why the latest worker died after it was ready
   crashes: 0,
 };
@@ -108,9 +109,14 @@ function onWorkerMessage(worker, message) {
     checks.delete(message.id);
     if (entry) entry.onCheck(JSON.parse(message.json));
   } else if (message.type === "result" || message.type === "died") {
+    const received = performance.now();
     const request = pending.get(message.id);
     pending.delete(message.id);
     engine.pythonMs = message.ms;
+    if (request && message.span) {
+      const [workerStart, workerEnd] = message.span.map((at) => at - performance.timeOrigin);
+      engine.lastEdit = { sent: request.sent, workerStart, workerEnd, received };
+    }
     if (request) {
       if (message.error !== undefined) request.reject(new Error(message.error));
       else request.resolve(JSON.parse(message.json));
@@ -136,7 +142,8 @@ export function compute({ key, kind, values, onCheck }) {
     const id = nextId++;
     for (const [oldId, entry] of checks) if (entry.key === key) checks.delete(oldId);
     checks.set(id, { key, onCheck });
-    pending.set(id, { resolve, reject });
-    engine.worker.postMessage({ type: "compute", id, key, kind, inputs: JSON.stringify(values) });
+    const inputs = JSON.stringify(values);
+    pending.set(id, { resolve, reject, sent: performance.now() });
+    engine.worker.postMessage({ type: "compute", id, key, kind, inputs });
   });
 }

@@ -42,7 +42,11 @@ function compute({ id, key, kind, inputs }) {
   try {
     const started = performance.now();
     const json = runJson(kind, inputs, key);
-    self.postMessage({ type: "result", id, json, ms: performance.now() - started });
+    const ended = performance.now();
+    // The span also on the clock page and worker share (timeOrigin + now), so the page can place the worker's part
+    // of an edit among its own steps (Layerwise.engine.lastEdit, read by the benchmark).
+    self.postMessage({ type: "result", id, json, ms: ended - started,
+                       span: [performance.timeOrigin + started, performance.timeOrigin + ended] });
     waitingChecks.delete(key);
     waitingChecks.set(key, id);
     setTimeout(runCheck, 0);

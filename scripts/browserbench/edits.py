@@ -16,14 +16,16 @@ KEY_HOLD_S = (0.07, 0.12)  # how long a key is held down (typists' key hold time
 THINK_S = (0.15, 0.4)  # between edits; the deferred gradient check runs here
 
 # Installed on the page once: the last input event's time and every render's [sent, shown, next frame] times, with
-# the ms its result spent in Python (the worker reports it; null when the page does not expose it).
+# the ms its result spent in Python and the request's own times (Layerwise.engine.lastEdit: sent, worker start and
+# end, answer received; null where the page does not expose them).
 RECORDER = """() => {
   window.__benchEdits = {lastInput: 0, renders: []};
   document.addEventListener('input', (e) => { window.__benchEdits.lastInput = e.timeStamp; }, true);
   document.addEventListener('layerwise:rendered', (e) => {
     const shown = performance.now();
-    const python = window.Layerwise && Layerwise.engine ? Layerwise.engine.pythonMs : null;
-    const render = [shown - e.detail.ms, shown, null, python === undefined ? null : python];
+    const engine = (window.Layerwise && Layerwise.engine) || {};
+    const render = [shown - e.detail.ms, shown, null, engine.pythonMs ?? null,
+                    engine.lastEdit ? {...engine.lastEdit} : null];
     window.__benchEdits.renders.push(render);
     requestAnimationFrame(() => setTimeout(() => { render[2] = performance.now(); }));
   });
@@ -44,9 +46,23 @@ def new_value(rng, old):
             return text
 
 
+# An edit's steps, from its last keystroke's input event to the updated DOM; they add up to "to DOM".
+STEPS = {"the page handles the keystroke": ("input", "sent"), "to the worker": ("sent", "workerStart"),
+         "in the worker": ("workerStart", "workerEnd"), "back to the page's main thread": ("workerEnd", "received"),
+         "answer into the DOM": ("received", "shown")}
+
+
+def steps_of(input_at, shown, edit):
+    """{step: ms} for one edit, or None when the page did not time its request."""
+    if not edit:
+        return None
+    at = {**edit, "input": input_at, "shown": shown}
+    return {step: at[end] - at[start] for step, (start, end) in STEPS.items()}
+
+
 def type_edits(page, widget_selector, count, seed=0):
-    """Type ``count`` edits into the first input matrix of the widget; return [(to DOM, to next frame, in Python)]
-    in ms (in Python: None when the page does not say)."""
+    """Type ``count`` edits into the first input matrix of the widget; return [(to DOM, to next frame, in Python,
+    {step: ms})] in ms (in Python and the steps: None when the page does not say)."""
     rng = random.Random(seed)
     page.evaluate(RECORDER)
     cells = page.locator(f"{widget_selector} .lw-input").first.locator(".lw-cell")
@@ -62,8 +78,8 @@ def type_edits(page, widget_selector, count, seed=0):
             page.keyboard.up(key)
         last_input = page.evaluate("window.__benchEdits.lastInput")
         handle = page.wait_for_function(ANSWERED, arg=last_input, polling=20, timeout=30_000)
-        sent, shown, frame, python = handle.json_value()
-        latencies.append((shown - last_input, frame - last_input, python))
+        sent, shown, frame, python, edit = handle.json_value()
+        latencies.append((shown - last_input, frame - last_input, python, steps_of(last_input, shown, edit)))
         page.evaluate("window.__benchEdits.renders.length = 0")
         time.sleep(rng.uniform(*THINK_S))
     return latencies

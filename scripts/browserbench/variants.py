@@ -28,13 +28,14 @@ const values = {values}, kind = "{kind}", edited = "{edited}";
 const engine = Layerwise.engine = {{state: "loading"}};
 const input = document.querySelector("input"), out = document.querySelector("pre");
 const worker = new Worker(new URL("worker.js", assets));
-const sentAt = new Map();
+const sentAt = new Map();  // request id -> when it was posted
 worker.onmessage = (event) => {{
   const m = event.data;
   if (m.type === "ready") Object.assign(engine, {{state: "ready", readyAt: performance.now()}});
   else if (m.type === "failed") Object.assign(engine, {{state: "failed", reason: m.reason}});
   else if (m.type === "result") {{
-    engine.pythonMs = m.ms;
+    const received = performance.now(), [workerStart, workerEnd] = m.span.map((at) => at - performance.timeOrigin);
+    Object.assign(engine, {{pythonMs: m.ms, lastEdit: {{sent: sentAt.get(m.id), workerStart, workerEnd, received}}}});
     out.textContent = JSON.parse(m.json).blocks.map((b) => b.cells.flat().join(" ")).join("\\n");
     out.dispatchEvent(new CustomEvent("layerwise:rendered", {{bubbles: true,
                                                               detail: {{ms: performance.now() - sentAt.get(m.id)}}}}));

@@ -222,6 +222,30 @@ def test_an_edit_highlights_exactly_the_output_cells_it_changed(live, watched):
     assert page.evaluate(CHANGED) == []
 
 
+def test_a_typed_edit_times_its_request_in_order_on_one_clock(live, watched):
+    """Layerwise.engine.lastEdit (read by the benchmark) places the worker's span among the page's own steps: the
+    worker's clock is brought to the page's, so the steps follow one another between the keystroke and the DOM."""
+    page = watched.page
+    page.goto(live.url + "layers/linear/")
+    cell = page.locator('.lw-widget .lw-cell[data-input="X"][data-row="1"][data-col="0"]').first
+    cell.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    page.evaluate("""() => { window.__seen = [];
+        document.addEventListener('input', (e) => window.__seen.push(['input', e.timeStamp]), true);
+        document.addEventListener('layerwise:rendered', () => window.__seen.push(['shown', performance.now(),
+                                                                                  {...Layerwise.engine.lastEdit}]));
+    }""")
+    cell.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    page.wait_for_function("window.__seen.some(([what]) => what === 'shown')")
+    (_, typed), (_, shown, edit) = page.evaluate("window.__seen")
+    times = [typed, edit["sent"], edit["workerStart"], edit["workerEnd"], edit["received"], shown]
+    # 0.2 ms of slack: browsers coarsen both clocks (0.1 ms without cross-origin isolation)
+    assert all(later >= earlier - 0.2 for earlier, later in zip(times, times[1:])), times
+    assert edit["workerEnd"] - edit["workerStart"] >= page.evaluate("Layerwise.engine.pythonMs") - 0.2
+
+
 def test_a_live_edit_reaches_the_link_and_local_storage_once_its_result_is_shown(live, watched):
     page = watched.page
     page.goto(live.url + "layers/linear/")
