@@ -5,9 +5,9 @@ keystroke that leaves a valid number; an edit's latency is from the ``input`` ev
 never counts).
 
 Nothing is asked of the page while an edit is answered: the key is released after its hold and the result is read
-after that. Playwright's own work in the page (its key-up right after the key-down, evaluating a script, polling
-on every animation frame) runs on the page's main thread, and a trace showed it there, between the keystroke and
-the worker's answer, adding 2-3 ms to every edit: a reader's browser does none of that."""
+after that. Playwright's own work in the page (a key-up right after the key-down, evaluating a script, polling
+on every animation frame) runs on the page's main thread, and a trace of the earlier loop showed its tasks there,
+between the keystroke and the worker's answer: a reader's browser runs none of them."""
 import random
 import time
 
