@@ -7,7 +7,9 @@ never counts).
 Nothing is asked of the page while an edit is answered: the key is released after its hold and the result is read
 after that. Playwright's own work in the page (a key-up right after the key-down, evaluating a script, polling
 on every animation frame) runs on the page's main thread, and a trace of the earlier loop showed its tasks there,
-between the keystroke and the worker's answer: a reader's browser runs none of them."""
+between the keystroke and the worker's answer: a reader's browser runs none of them. (An interleaved A/B of the two
+loops, 4 rounds of 40 LayerNorm edits, gave the same edit -> DOM, p50 9.3 ms, p95 14.5 and 14.7 ms: figures from
+before the change compare.)"""
 import random
 import time
 
