@@ -241,8 +241,9 @@ def test_a_typed_edit_times_its_request_in_order_on_one_clock(live, watched):
     page.wait_for_function("window.__seen.some(([what]) => what === 'shown')")
     (_, typed), (_, shown, edit) = page.evaluate("window.__seen")
     times = [typed, edit["sent"], edit["workerStart"], edit["workerEnd"], edit["received"], shown]
-    # 0.2 ms of slack: browsers coarsen both clocks (0.1 ms without cross-origin isolation)
-    assert all(later >= earlier - 0.2 for earlier, later in zip(times, times[1:])), times
+    # 0.5 ms of slack: without cross-origin isolation each side's clock is coarsened to 0.1 ms, and a message can
+    # reach the worker in less than that; a worker time left on its own clock would be off by far more
+    assert all(later >= earlier - 0.5 for earlier, later in zip(times, times[1:])), times
     assert edit["workerEnd"] - edit["workerStart"] >= page.evaluate("Layerwise.engine.pythonMs") - 0.2
 
 
