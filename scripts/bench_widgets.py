@@ -169,11 +169,11 @@ def measure_edits(playwright, url, root, edits):
             if python:
                 print(f"  {'':10s} of which in Python (worker): p50 {percentile(python, 50):.1f} ms, "
                       f"p95 {percentile(python, 95):.1f} ms")
-            steps = [t[3] for t in typed if t[3]]
-            if steps:
+            timed = [t[3] for t in typed if t[3]]
+            if timed:
+                by_step = {step: [steps[step] for steps in timed] for step in STEPS}
                 print(f"  {'':10s} steps, p50 / p95 ms: " + "; ".join(
-                    f"{step} {percentile([s[step] for s in steps], 50):.1f} / {percentile([s[step] for s in steps], 95):.1f}"
-                    for step in STEPS))
+                    f"{step} {percentile(ms, 50):.1f} / {percentile(ms, 95):.1f}" for step, ms in by_step.items()))
         ratio = percentile([t[0] for t in times[kind]], 50) / percentile([t[0] for t in times["bare"]], 50)
         print(f"  {'':10s} p50 {kind} / bare: {ratio:.2f}x")
 

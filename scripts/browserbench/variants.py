@@ -1,7 +1,8 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
 numbers stay); a bare page whose worker only loads Pyodide + NumPy; and a bare edit page: one cell, the site's own
-worker and the same request as a widget, the answer written to one text node (the floor of edit -> updated DOM)."""
+engine client and worker and the same request as a widget, the answer written to one text node (the floor of
+edit -> updated DOM)."""
 import html
 import json
 import re
@@ -15,43 +16,30 @@ BARE_WORKER = """importScripts("../pyodide/pyodide.js");
 loadPyodide({indexURL: "../pyodide/"}).then(async (py) => { await py.loadPackage("numpy");
   py.runPython("import numpy"); postMessage({}); }).catch((e) => postMessage({error: String(e)}));"""
 
-# One text box in the markup the edit benchmark types into (browserbench/edits.py), the site's engine worker, and
-# the widget's own request: the kind and every input's values, the edited one in its first cell. Each answer's
-# numbers go into one <pre>, and the same "layerwise:rendered" event as a widget's says so.
+# One text box in the markup the edit benchmark types into (browserbench/edits.py), the site's own engine client
+# (widget-engine.js: its worker, its messages, its request times in engine.lastEdit), and the widget's own request:
+# the kind and every input's values, the edited one in its first cell. Each answer's numbers go into one <pre>, and
+# the same "layerwise:rendered" event as a widget's says so.
 BARE_EDIT_PAGE = """<!doctype html><meta charset="utf-8"><title>bare edit</title>
 <div class="lw-widget" data-kind="{kind}"><figure class="lw-input"><input class="lw-cell" value="{value}"></figure>
 <pre></pre></div>
 <script src="{assets}engine-config.js"></script>
-<script>
-const assets = new URL("{assets}", location.href), config = Layerwise.engineConfig;
+<script type="module">
+import {{ compute, engine, startEngine }} from "{assets}widget-engine.js";
 const values = {values}, kind = "{kind}", edited = "{edited}";
-const engine = Layerwise.engine = {{state: "loading"}};
+Layerwise.engine = engine;
+startEngine();
 const input = document.querySelector("input"), out = document.querySelector("pre");
-const worker = new Worker(new URL("worker.js", assets));
-const sentAt = new Map();  // request id -> when it was posted
-worker.onmessage = (event) => {{
-  const m = event.data;
-  if (m.type === "ready") Object.assign(engine, {{state: "ready", readyAt: performance.now()}});
-  else if (m.type === "failed") Object.assign(engine, {{state: "failed", reason: m.reason}});
-  else if (m.type === "result") {{
-    const received = performance.now(), [workerStart, workerEnd] = m.span.map((at) => at - performance.timeOrigin);
-    Object.assign(engine, {{pythonMs: m.ms, lastEdit: {{sent: sentAt.get(m.id), workerStart, workerEnd, received}}}});
-    out.textContent = JSON.parse(m.json).blocks.map((b) => b.cells.flat().join(" ")).join("\\n");
-    out.dispatchEvent(new CustomEvent("layerwise:rendered", {{bubbles: true,
-                                                              detail: {{ms: performance.now() - sentAt.get(m.id)}}}}));
-  }}
-}};
-worker.postMessage({{type: "start", pyodideURL: new URL(config.pyodide, assets).href,
-                    lockFileURL: new URL(config.lockFile, assets).href}});
-let id = 0;
-input.addEventListener("input", () => {{
+input.addEventListener("input", async () => {{
   const number = Number(input.value);
   if (input.value.trim() === "" || !Number.isFinite(number)) return;
   let row = values[edited];
   while (Array.isArray(row[0])) row = row[0];
   row[0] = number;
-  sentAt.set(++id, performance.now());
-  worker.postMessage({{type: "compute", id, key: "bare", kind, inputs: JSON.stringify(values)}});
+  const sent = performance.now();
+  const result = await compute({{ key: "bare", kind, values, onCheck: () => {{}} }});
+  out.textContent = result.blocks.map((b) => b.cells.flat().join(" ")).join("\\n");
+  out.dispatchEvent(new CustomEvent("layerwise:rendered", {{ bubbles: true, detail: {{ ms: performance.now() - sent }} }}));
 }});
 </script>"""
 
