@@ -20,28 +20,13 @@ export function initPage() {
     el.dataset.lwReady = "true";
     return new Exercise(el, update);
   });
-  mountNearTheScreen(exercises);
+  for (const exercise of exercises) {
+    exercise.mount().catch((error) => {
+      console.warn(`Layerwise practice: the editor could not load (${error.message}); the starter stays static`);
+    });
+  }
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
   update();
-}
-
-/* Each editor is made when its exercise comes within a screen's height of the view: making them all while the page
- * loads (and loading the editor's bundle then) was a ~120 ms main-thread task on a layer page, where the exercises
- * are at the end. Until then the pre-rendered starter code is shown. */
-let observer = null;
-function mountNearTheScreen(list) {
-  if (observer) observer.disconnect();
-  const byElement = new Map(list.map((exercise) => [exercise.el, exercise]));
-  observer = new IntersectionObserver((entries, self) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      self.unobserve(entry.target);
-      byElement.get(entry.target).mount().catch((error) => {
-        console.warn(`Layerwise practice: the editor could not load (${error.message}); the starter stays static`);
-      });
-    }
-  }, { rootMargin: "100% 0px" });
-  for (const exercise of list) observer.observe(exercise.el);
 }
 
 window.Layerwise = window.Layerwise || {};
