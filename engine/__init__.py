@@ -8,14 +8,16 @@ NumPy and the standard library are the only dependencies: the same code runs in 
 import importlib
 import os
 
-__all__ = ["activations", "attention", "checkpoint", "config", "data", "dropout", "embedding", "errors", "generate",
-           "gradcheck", "init", "linear", "loss", "model", "norms", "optim", "residual", "softmax", "train"]
-
 
 def __getattr__(name):
-    if name in __all__:
+    # any module or subpackage of the folder, found when first named: a new module needs no list to be edited
+    if not name.startswith("_") and (name in module_names(__path__[0]) or _is_subpackage(name)):
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(module_names(__path__[0])))
 
 
 def module_names(package_path):
@@ -24,3 +26,8 @@ def module_names(package_path):
     (pkgutil does the same but is slower to import in Pyodide.)"""
     stems = (os.path.splitext(file) for file in os.listdir(package_path))
     return sorted({stem for stem, suffix in stems if suffix in (".py", ".pyc") and not stem.startswith("_")})
+
+
+def _is_subpackage(name):
+    return os.path.isfile(os.path.join(__path__[0], name, "__init__.py")) or os.path.isfile(
+        os.path.join(__path__[0], name, "__init__.pyc"))

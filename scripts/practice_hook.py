@@ -21,6 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a pa
 from livewidgets import fences  # noqa: E402
 from livewidgets.engine_package import source_digest  # noqa: E402
 from practice import bundle, fence  # noqa: E402
+import sitenav  # noqa: E402
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
 BROWSER_FILES = ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((ROOT / "widgets" / "practice").iterdir())
@@ -45,7 +46,7 @@ def on_config(config):
         raise PluginError(str(error)) from None
     _build.clear()
     _build.update(editor=editor, placements={}, page=None, page_url=None, exercises_on_page={},
-                  engine_hash=source_digest(ROOT))
+                  engine_hash=source_digest(ROOT), nav_position=sitenav.nav_position(config.nav))
     loader = f"{ASSETS}/practice/loader.js"
     if loader not in [str(e) for e in config.extra_javascript]:
         config.extra_javascript.append(loader)
@@ -118,12 +119,14 @@ def _validate_index(language, inputs, options, attrs, md):
 def _format_index(source, language, class_name, options, md, **kwargs):
     from engine.exercises import get, ids
 
+    placed = [exercise_id for exercise_id in ids() if exercise_id in _build["placements"]]  # not on a page: unlisted
+    # the nav's page order, then each module's ORDER within a page (ids() sorts by ORDER)
+    placed.sort(key=lambda exercise_id: _build["nav_position"](_build["placements"][exercise_id][0]))
     entries = []
-    for exercise_id in ids():  # site order; an exercise on no page yet is not listed
-        if exercise_id in _build["placements"]:
-            _, title, url = _build["placements"][exercise_id]
-            link = get_relative_url(url, _build["page_url"]) + f"#exercise-{exercise_id}"
-            entries.append((exercise_id, get(exercise_id), title, link))
+    for exercise_id in placed:
+        _, title, url = _build["placements"][exercise_id]
+        link = get_relative_url(url, _build["page_url"]) + f"#exercise-{exercise_id}"
+        entries.append((exercise_id, get(exercise_id), title, link))
     return fence.index_html(entries)
 
 

@@ -23,6 +23,7 @@ from crosslink.linkcheck import check_site  # noqa: E402
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
 from mathrender import KatexError, KatexRenderer, index_math, render_math  # noqa: E402
+import sitenav  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
 KATEX_DIST = SCRIPTS.parent / "node_modules" / "katex" / "dist"
@@ -31,6 +32,7 @@ KATEX_SITE_DIR = "assets/vendor/katex"
 _ID = re.compile(r'\bid="([^"]+)"')
 
 _build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config so serve rebuilds start clean
+_page_texts: dict[str, str] = {}  # every page's Markdown, front matter included: the learning path reads it
 _katex = KatexRenderer()  # kept across `mkdocs serve` rebuilds: its cache makes a rebuild render only new formulas
 
 
@@ -60,6 +62,8 @@ def on_files(files, config):
     pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
     urls = {f.src_uri: f.url for f in files.documentation_pages()}
     _build.collect(pages, urls)
+    _page_texts.clear()
+    _page_texts.update(pages)
     index = _build.index
     log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
              f"{len(index.files) - len(index.parsed)} unchanged since the last build")
@@ -80,6 +84,10 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     if _build.source_path_of(page.file.src_uri):
         return markdown  # generated source pages: no directives, no inline values
+    try:
+        markdown = sitenav.fill_learning_path(markdown, config.nav, _page_texts)
+    except sitenav.NavError as error:
+        raise PluginError(str(error)) from None
     return _build.prepare_page(page.file.src_uri, page.url, markdown)
 
 

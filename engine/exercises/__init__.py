@@ -13,11 +13,6 @@ import json
 from .. import module_names
 from ..errors import LayerwiseError
 
-# Page order of the site's navigation: ids() lists exercises page by page, then by each module's ORDER.
-PAGES = ("layers/embedding.md", "layers/linear.md", "layers/activations.md", "layers/softmax.md",
-         "layers/attention.md", "layers/layernorm.md", "layers/rmsnorm.md", "layers/residual.md",
-         "layers/dropout.md", "layers/initialisation.md", "layers/cross-entropy.md", "model/model.md",
-         "model/training.md", "model/gradcheck.md")
 REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "STARTER": str, "SOLUTION": str,
             "HINTS": tuple, "PAGE": str, "ORDER": int, "OUTPUTS": tuple, "CASES": tuple}
 
@@ -27,9 +22,10 @@ def _module_names():
 
 
 def ids():
-    """Every exercise id, page by page in the site's order, then by ``ORDER`` within a page."""
+    """Every exercise id, grouped by page (``PAGE``) and by ``ORDER`` within a page. The pages' own order is the
+    site's navigation, which the engine does not know: the build's Practice page sorts the groups by it."""
     modules = [importlib.import_module(f"{__name__}.{name}") for name in _module_names()]
-    modules.sort(key=lambda m: (PAGES.index(m.PAGE) if m.PAGE in PAGES else len(PAGES), m.ORDER, m.__name__))
+    modules.sort(key=lambda m: (m.PAGE, m.ORDER, m.__name__))
     return [m.__name__.rpartition(".")[2].replace("_", "-") for m in modules]
 
 

@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import practice_hook  # noqa: E402
 from practice import bundle, fence  # noqa: E402
+import sitenav  # noqa: E402
 
 from engine.exercises import get  # noqa: E402
 
@@ -110,8 +111,10 @@ def test_the_practice_heading_gets_the_page_count():
         practice_hook.on_page_content("<h2 id='other'>Other</h2>", Page)
 
 
-def test_the_index_lists_placed_exercises_in_site_order_with_relative_links():
-    practice_hook._build.update(page="practice.md", page_url="practice/", placements={
+def test_the_index_lists_placed_exercises_in_nav_order_with_relative_links():
+    nav = [{"Layers": [{"Linear": "layers/linear.md"}, {"LayerNorm": "layers/layernorm.md"}]}]  # not alphabetical
+    practice_hook._build.update(page="practice.md", page_url="practice/", nav_position=sitenav.nav_position(nav),
+                                placements={
         "layernorm-backward": ("layers/layernorm.md", "LayerNorm", "layers/layernorm/"),
         "linear-forward": ("layers/linear.md", "Linear", "layers/linear/")})
     html = practice_hook._format_index("", "practice-index", "", {}, None)
