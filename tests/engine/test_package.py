@@ -1,7 +1,10 @@
 """The engine must run unchanged in Pyodide: it may import only NumPy and the standard library."""
 import ast
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 import engine
 
@@ -37,3 +40,20 @@ def test_module_names_finds_sources_and_bytecode_only_modules(tmp_path):
     for name in ("norms.py", "linear.pyc", "_private.py", "notes.txt", "twice.py", "twice.pyc"):
         (tmp_path / name).write_text("")
     assert engine.module_names(tmp_path) == ["linear", "norms", "twice"]
+
+
+def test_every_module_and_subpackage_is_reachable_lazily_after_import_engine():
+    # a new module needs no registry: `engine.<name>` imports it the first time it is named
+    names = engine.module_names(ENGINE_DIR) + ["examples", "exercises"]
+    code = ("import sys, engine; before = set(sys.modules); "
+            f"mods = [getattr(engine, n) for n in {names!r}]; "
+            "assert not any(m.startswith('engine.') for m in before), 'import engine imported modules'; "
+            "assert all(m.__name__ == 'engine.' + n for m, n in zip(mods, " + repr(names) + "))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ENGINE_DIR.parent)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("name", ["no_such_module", "_private", "__main__"])
+def test_an_unknown_or_private_name_is_an_attribute_error(name):
+    with pytest.raises(AttributeError, match=f"has no attribute '{name}'"):
+        getattr(engine, name)
