@@ -46,18 +46,22 @@ def build_bundle(root, entry, cache_dir):
 
 
 def _licences(root, inputs):
-    """The LICENSE text of every npm package that contributed a file to the bundle."""
-    packages = set()
+    """The LICENSE text of every npm package that contributed a file to the bundle. esbuild names inputs relative
+    to ``root`` after following symlinks, so a linked node_modules (pnpm, a shared install) gives paths such as
+    ``../store/node_modules/@codemirror/state/dist/index.js``: a package is known by what follows its last
+    ``node_modules``."""
+    packages = {}  # name (`@codemirror/state`) -> its folder, as esbuild reached it
     for name in inputs:
         parts = Path(name).parts
         if "node_modules" in parts:
-            at = parts.index("node_modules") + 1
-            packages.add(Path(*parts[:at + (2 if parts[at].startswith("@") else 1)]))
+            at = len(parts) - parts[::-1].index("node_modules")
+            end = at + (2 if parts[at].startswith("@") else 1)
+            packages[Path(*parts[at:end]).as_posix()] = root / Path(*parts[:end])
     notices = []
-    for package in sorted(packages):
-        licence = next((p for p in sorted((root / package).glob("LICEN[CS]E*")) if p.is_file()), None)
+    for package, folder in sorted(packages.items()):
+        licence = next((p for p in sorted(folder.glob("LICEN[CS]E*")) if p.is_file()), None)
         text = licence.read_text(encoding="utf-8").strip() if licence else "(no licence file in the package)"
-        notices.append(f"{package.relative_to('node_modules').as_posix()}\n\n{text}\n")
+        notices.append(f"{package}\n\n{text}\n")
     return ("The code editor bundle (codemirror.bundle.js) contains these npm packages:\n\n"
             + "\n\n".join(notices))
 

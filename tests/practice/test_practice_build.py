@@ -140,6 +140,20 @@ def test_the_editor_bundle_holds_only_what_is_imported_and_is_cached(tmp_path):
     assert raw == len(path.read_bytes()) and 0 < gzipped < raw
 
 
+def test_the_bundle_builds_with_a_symlinked_node_modules(tmp_path):
+    # pnpm-style and shared set-ups link node_modules; esbuild then names inputs by their real paths
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    (project / "package-lock.json").write_bytes((ROOT / "package-lock.json").read_bytes())
+    entry = project / "codemirror.js"
+    entry.write_bytes((ROOT / "widgets" / "practice" / "codemirror.js").read_bytes())
+    path = bundle.build_bundle(project, entry, tmp_path / "cache")
+    licences = (path.parent / bundle.LICENSES_NAME).read_text()
+    assert "\n@codemirror/view\n" in licences and "../" not in licences
+    assert "(no licence file in the package)" not in licences.split("@codemirror/view", 1)[1].split("\n\n@", 1)[0]
+
+
 def test_a_broken_entry_fails_with_esbuilds_message(tmp_path):
     entry = tmp_path / "entry.js"
     entry.write_text('import { nothing } from "@codemirror/not-a-package";\nexport const x = nothing;\n')
