@@ -4,10 +4,7 @@ import math
 import numpy as np
 
 from engine.examples import KINDS, run
-
-
-def block(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"], dtype=float)
+from results import values
 
 
 def gelu_exact(x):
@@ -33,24 +30,24 @@ X, DY = np.array(DEFAULTS["x"], dtype=float), np.array(DEFAULTS["dy"], dtype=flo
 def test_relu_by_hand():
     result = run("activations", DEFAULTS)
     # x = [[-2, -0.5, 0.5, 2], [-1, 0.25, 1, 3]]: negatives become 0, the rest pass; dy passes where x > 0.
-    assert block(result, "relu").tolist() == [[0, 0, 0.5, 2], [0, 0.25, 1, 3]]
-    assert block(result, "dx_relu").tolist() == [[0, 0, 1, 1], [0, -1, 2, 1]]
+    assert values(result, "relu").tolist() == [[0, 0, 0.5, 2], [0, 0.25, 1, 3]]
+    assert values(result, "dx_relu").tolist() == [[0, 0, 1, 1], [0, -1, 2, 1]]
 
 
 def test_both_gelus_match_an_independent_implementation():
     result = run("activations", DEFAULTS)
-    np.testing.assert_allclose(block(result, "gelu_erf"), elementwise(gelu_exact, X), atol=1e-12)
-    np.testing.assert_allclose(block(result, "gelu_tanh"), elementwise(gelu_tanh, X), atol=1e-12)
-    np.testing.assert_allclose(block(result, "tanh_minus_erf"),
+    np.testing.assert_allclose(values(result, "gelu_erf"), elementwise(gelu_exact, X), atol=1e-12)
+    np.testing.assert_allclose(values(result, "gelu_tanh"), elementwise(gelu_tanh, X), atol=1e-12)
+    np.testing.assert_allclose(values(result, "tanh_minus_erf"),
                                (elementwise(gelu_tanh, X) - elementwise(gelu_exact, X)) * 1e4, atol=1e-8)
     # Backwards against central differences of the independent curves (not the engine's gradient check).
-    np.testing.assert_allclose(block(result, "dx_gelu_erf"), DY * elementwise(lambda v: slope(gelu_exact, v), X),
+    np.testing.assert_allclose(values(result, "dx_gelu_erf"), DY * elementwise(lambda v: slope(gelu_exact, v), X),
                                atol=1e-8)
-    np.testing.assert_allclose(block(result, "dx_gelu_tanh"), DY * elementwise(lambda v: slope(gelu_tanh, v), X),
+    np.testing.assert_allclose(values(result, "dx_gelu_tanh"), DY * elementwise(lambda v: slope(gelu_tanh, v), X),
                                atol=1e-8)
     # Textbook value: Phi(1) = 0.841345 (standard normal table), so exact GELU(1) = 0.841345.
-    assert abs(block(result, "gelu_erf")[1, 2] - 0.841345) < 1e-6
-    assert abs(block(result, "cdf")[1, 2] - 0.841345) < 1e-6
+    assert abs(values(result, "gelu_erf")[1, 2] - 0.841345) < 1e-6
+    assert abs(values(result, "cdf")[1, 2] - 0.841345) < 1e-6
 
 
 def test_arithmetic_line_and_gradient_check():
@@ -65,8 +62,8 @@ def test_arithmetic_line_and_gradient_check():
 
 def test_zero_input_shows_the_corner():
     result = run("activations", {"x": [[0.0, 1.0]], "dy": [[3.0, 1.0]]})
-    assert block(result, "dx_relu").tolist() == [[0, 1]]
-    assert block(result, "dx_relu_ge").tolist() == [[3, 1]]  # the ">= 0" mistake passes dy at exactly 0
+    assert values(result, "dx_relu").tolist() == [[0, 1]]
+    assert values(result, "dx_relu_ge").tolist() == [[3, 1]]  # the ">= 0" mistake passes dy at exactly 0
     # Central differences at the corner: (relu(h) - relu(-h)) / 2h = 1/2, times dy = 3 gives 1.5, gap 1.5.
     assert not result["gradcheck"]["ok"]
     assert abs(result["gradcheck"]["gap"] - 1.5) < 1e-6

@@ -5,10 +5,7 @@ import numpy as np
 
 from engine.examples import KINDS, run
 from engine.examples.attention import layer_gradient_gap
-
-
-def block(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"], dtype=float)
+from results import values
 
 
 def naive_causal_head(q, k, v):
@@ -45,14 +42,14 @@ def test_defaults_match_the_loop_implementation():
     inputs = KINDS["attention"].defaults()
     result = run("attention", inputs)
     weights, out = naive_causal_head(inputs["q"], inputs["k"], inputs["v"])
-    np.testing.assert_allclose(block(result, "A"), weights, atol=1e-12)
-    np.testing.assert_allclose(block(result, "out"), out, atol=1e-12)
+    np.testing.assert_allclose(values(result, "A"), weights, atol=1e-12)
+    np.testing.assert_allclose(values(result, "out"), out, atol=1e-12)
     # by hand: row 0 may only look at itself, so its weight row is [1, 0, 0, 0] and its output is v0
-    assert block(result, "A")[0].tolist() == [1, 0, 0, 0]
-    assert block(result, "out")[0].tolist() == inputs["v"][0]
+    assert values(result, "A")[0].tolist() == [1, 0, 0, 0]
+    assert values(result, "out")[0].tolist() == inputs["v"][0]
     # S[1][0] = (2 * 1 + 1 * 0) / sqrt(2) = sqrt(2)
     assert result["arithmetic"] == "S[t1, t0] = (q1 · k0) / √2 = (2 × 1 + 1 × 0) / 1.4142 = 1.4142"
-    assert block(result, "M").tolist() == np.tril(np.ones((4, 4))).tolist()
+    assert values(result, "M").tolist() == np.tril(np.ones((4, 4))).tolist()
 
 
 def test_backward_matches_finite_differences_of_the_loop_implementation():
@@ -60,10 +57,10 @@ def test_backward_matches_finite_differences_of_the_loop_implementation():
     result = run("attention", inputs)
     expected = finite_difference_grads(inputs["q"], inputs["k"], inputs["v"], np.array(inputs["dout"], float))
     for name in ("q", "k", "v"):
-        np.testing.assert_allclose(block(result, "d" + name), expected[name], atol=1e-7)
+        np.testing.assert_allclose(values(result, "d" + name), expected[name], atol=1e-7)
     # position 0's query meets a single key, so the softmax's gradient there is 0 and so is dq[0]
-    assert block(result, "dq")[0].tolist() == [0, 0]
-    np.testing.assert_allclose(block(result, "dS").sum(axis=1), 0, atol=1e-12)
+    assert values(result, "dq")[0].tolist() == [0, 0]
+    np.testing.assert_allclose(values(result, "dS").sum(axis=1), 0, atol=1e-12)
     assert result["gradcheck"]["ok"]
 
 

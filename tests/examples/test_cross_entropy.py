@@ -6,14 +6,7 @@ import pytest
 
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
-
-
-def block(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)
-
-
-def values(result, name):
-    return np.array(block(result, name)["values"], dtype=float)
+from results import block, values
 
 
 def row_loss(row, target):

@@ -5,19 +5,16 @@ import pytest
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
 from engine.examples.dropout import running_means
-
-
-def block(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)["values"]
+from results import raw_values
 
 
 def test_p_half_with_mask_1011_doubles_the_kept_entries():
     result = run("dropout", KINDS["dropout"].defaults())
     # the worked example: p = 0.5, x = (1, 1, 1, 1), mask (1, 0, 1, 1) -> y = (1, 0, 1, 1) / 0.5 = (2, 0, 2, 2)
-    assert block(result, "mask") == [[1, 0, 1, 1]]
-    assert block(result, "y") == [[2, 0, 2, 2]]
+    assert raw_values(result, "mask") == [[1, 0, 1, 1]]
+    assert raw_values(result, "y") == [[2, 0, 2, 2]]
     # backward by hand with dy = (1, 2, 3, 4): the same mask, the same factor 2
-    assert block(result, "dx") == [[2, 0, 6, 8]]
+    assert raw_values(result, "dx") == [[2, 0, 6, 8]]
     assert result["arithmetic"] == "y[t0, j0] = x × m / (1 − p) = 1 × 1 / 0.5 = 2.0000"
     assert result["gradcheck"]["ok"]
     assert result["notes"][0] == "Kept 3 of 4 entries; each kept entry is multiplied by 1/(1 − p) = 2."
@@ -42,9 +39,9 @@ def test_mean_is_preserved_and_halved_without_the_division():
 def test_p_zero_keeps_everything_and_rows_added_keep_row_one():
     inputs = KINDS["dropout"].defaults()
     none_dropped = run("dropout", {**inputs, "p": 0.0})
-    assert block(none_dropped, "y") == inputs["x"]
+    assert raw_values(none_dropped, "y") == inputs["x"]
     two_rows = run("dropout", {**inputs, "x": [[1, 1, 1, 1], [3, 3, 3, 3]], "dy": [[1, 2, 3, 4]] * 2})
-    assert block(two_rows, "mask")[0] == [1, 0, 1, 1]  # the first row's draws come first
+    assert raw_values(two_rows, "mask")[0] == [1, 0, 1, 1]  # the first row's draws come first
 
 
 @pytest.mark.parametrize("name, value, message", [

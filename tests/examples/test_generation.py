@@ -9,12 +9,9 @@ from engine.data import load_corpus
 from engine.generate import sample_next
 from engine.examples import KINDS, run, run_json
 from engine.examples.generation import DRAWS, NEW_CHARACTERS, PROMPT
+from results import raw_values
 
 DEFAULTS = KINDS["generation"].defaults()
-
-
-def values(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)["values"]
 
 
 def softmax_by_hand(logits):
@@ -25,25 +22,25 @@ def softmax_by_hand(logits):
 def test_defaults_are_a_plain_softmax():
     result = run("generation", DEFAULTS)
     expected = softmax_by_hand([2.0, 1.0, 0.5, -1.0])
-    np.testing.assert_allclose(values(result, "probs"), expected, rtol=1e-12)
+    np.testing.assert_allclose(raw_values(result, "probs"), expected, rtol=1e-12)
     assert result["arithmetic"] == ("p[v0] = exp(0) / (exp(0) + exp(-1) + exp(-1.5) + exp(-3)) = 1 / 1.6408 = "
                                     f"{expected[0]:.4f}")
 
 
 def test_temperature_and_top_k():
     result = run("generation", {**DEFAULTS, "temperature": 0.5, "top_k": 2})
-    assert values(result, "scaled") == [4.0, 2.0, 1.0, -2.0]
-    assert values(result, "kept") == [4.0, 2.0, None, None]  # -inf is shown as non-finite
+    assert raw_values(result, "scaled") == [4.0, 2.0, 1.0, -2.0]
+    assert raw_values(result, "kept") == [4.0, 2.0, None, None]  # -inf is shown as non-finite
     p0 = 1 / (1 + math.exp(-2))  # e^4 / (e^4 + e^2)
-    np.testing.assert_allclose(values(result, "probs"), [p0, 1 - p0, 0, 0], rtol=1e-12)
-    assert values(result, "frequencies")[2:] == [0, 0]  # excluded ids are never drawn
+    np.testing.assert_allclose(raw_values(result, "probs"), [p0, 1 - p0, 0, 0], rtol=1e-12)
+    assert raw_values(result, "frequencies")[2:] == [0, 0]  # excluded ids are never drawn
     assert result["nonfinite"] == ["kept"]
 
 
 @pytest.mark.parametrize("temperature, top_k", [(1.0, 0), (2.0, 3), (0.7, 0)])
 def test_draws_follow_the_probabilities(temperature, top_k):
     result = run("generation", {**DEFAULTS, "temperature": temperature, "top_k": top_k})
-    p, freq = np.array(values(result, "probs")), np.array(values(result, "frequencies"))
+    p, freq = np.array(raw_values(result, "probs")), np.array(raw_values(result, "frequencies"))
     sigma = np.sqrt(p * (1 - p) / DRAWS)
     assert np.all(np.abs(freq - p) <= 4 * sigma + 1e-12)  # binomial counts within four standard deviations
 
@@ -54,7 +51,7 @@ def test_frequencies_count_the_very_draws_sample_next_makes(temperature, top_k, 
     rng = np.random.default_rng(seed)
     draws = [sample_next(np.array(DEFAULTS["z"]), rng, temperature, top_k or None) for _ in range(DRAWS)]
     expected = np.bincount(draws, minlength=len(DEFAULTS["z"])) / DRAWS
-    assert values(run("generation", inputs), "frequencies") == expected.tolist()
+    assert raw_values(run("generation", inputs), "frequencies") == expected.tolist()
 
 
 def test_text_comes_from_the_trained_tiny_model():

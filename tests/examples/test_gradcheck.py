@@ -10,12 +10,9 @@ from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
 from engine.examples.gradcheck import error_sweep
 from plain_differences import central_differences
+from results import values
 
 EPS = 1e-5
-
-
-def block(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"])
 
 
 def plain_layernorm_loss(rows, gamma, beta, R):
@@ -41,7 +38,7 @@ def result(defaults):
 
 def test_both_gradients_agree_with_an_independent_implementation(defaults, result):
     rows, gamma, beta = defaults["x"], defaults["gamma"], defaults["beta"]
-    R = block(result, "R").tolist()
+    R = values(result, "R").tolist()
     d = len(gamma)
     flat = [v for row in rows for v in row]
     by_hand_dx = central_differences(
@@ -49,10 +46,10 @@ def test_both_gradients_agree_with_an_independent_implementation(defaults, resul
     by_hand_dgamma = central_differences(lambda g: plain_layernorm_loss(rows, g, beta, R), gamma)
     by_hand_dbeta = central_differences(lambda b: plain_layernorm_loss(rows, gamma, b, R), beta)
     for name, expected in [("dx", by_hand_dx), ("dgamma", by_hand_dgamma), ("dbeta", by_hand_dbeta)]:
-        np.testing.assert_allclose(block(result, name).ravel(), expected, atol=1e-7, err_msg=name)
-        np.testing.assert_allclose(block(result, name + "_numeric").ravel(), expected, atol=1e-7, err_msg=name)
+        np.testing.assert_allclose(values(result, name).ravel(), expected, atol=1e-7, err_msg=name)
+        np.testing.assert_allclose(values(result, name + "_numeric").ravel(), expected, atol=1e-7, err_msg=name)
     # dbeta is the column sum of R: no approximation needed.
-    np.testing.assert_allclose(block(result, "dbeta"), np.sum(R, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(values(result, "dbeta"), np.sum(R, axis=0), rtol=1e-12)
     assert result["gradcheck"]["ok"] and result["gradcheck"]["gap"] < 1e-8
 
 
@@ -60,7 +57,7 @@ def test_the_arithmetic_line_spells_out_one_entry(result):
     line = result["arithmetic"]
     assert line.startswith("dx[t0, i0] by central differences: (L(x + h) - L(x - h)) / 2h with h = 1e-05")
     numeric, formula = (float(v) for v in re.findall(r"gives (\S+?);", line))
-    assert numeric == formula == block(result, "dx")[0, 0].round(4)
+    assert numeric == formula == values(result, "dx")[0, 0].round(4)
 
 
 def test_the_sweep_finds_the_step_the_error_argument_predicts(result):

@@ -10,10 +10,7 @@ from engine import init
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
 from engine.examples.initialisation import SAMPLES
-
-
-def block(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)
+from results import block
 
 
 def log_stds(result, name):

@@ -10,10 +10,7 @@ import pytest
 from engine.errors import LayerwiseError, ShapeError
 from engine.examples import KINDS, finish_check_json, get_kind, run, run_json
 from engine.examples.kind import Block, Dim, Kind, Operand, Result
-
-
-def block(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)
+from results import block
 
 
 def test_linear_defaults_give_the_worked_example():

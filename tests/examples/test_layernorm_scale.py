@@ -7,13 +7,10 @@ import pytest
 
 from engine.errors import LayerwiseError, ShapeError
 from engine.examples import KINDS, run
+from results import values
 
 DEFAULTS = KINDS["layernorm_scale"].defaults()
 ROOT5 = math.sqrt(5)  # the pattern's own spread: deviations (-3, -1, 1, 3), squares average to 5
-
-
-def block(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"])
 
 
 def with_inputs(**changes):
@@ -22,15 +19,15 @@ def with_inputs(**changes):
 
 def test_the_default_rows_by_hand():
     result = with_inputs()
-    np.testing.assert_allclose(block(result, "x"), [[6.997, 6.999, 7.001, 7.003], [-5000, -3000, -1000, 1000]])
-    np.testing.assert_allclose(block(result, "sigma"), [0.001 * ROOT5, 1000 * ROOT5])
+    np.testing.assert_allclose(values(result, "x"), [[6.997, 6.999, 7.001, 7.003], [-5000, -3000, -1000, 1000]])
+    np.testing.assert_allclose(values(result, "sigma"), [0.001 * ROOT5, 1000 * ROOT5])
     # Small row: sigma^2 = 5e-6, plus eps = 1.5e-5; 0.001 / sqrt(1.5e-5) = 1 / sqrt(15), so y = pattern / sqrt(15).
     # Large row: eps is 1e-5 against 5e6, so y = pattern / sqrt(5) to ~1e-12.
     pattern = np.array([-3, -1, 1, 3])
-    np.testing.assert_allclose(block(result, "y"), [pattern / math.sqrt(15), pattern / ROOT5], rtol=1e-9)
-    np.testing.assert_allclose(block(result, "difference"), pattern / ROOT5 - pattern / math.sqrt(15), rtol=1e-9)
+    np.testing.assert_allclose(values(result, "y"), [pattern / math.sqrt(15), pattern / ROOT5], rtol=1e-9)
+    np.testing.assert_allclose(values(result, "difference"), pattern / ROOT5 - pattern / math.sqrt(15), rtol=1e-9)
     # eps outside: 0.003 / (0.001 sqrt(5) + 1e-5) = 3 / (sqrt(5) + 0.01)
-    np.testing.assert_allclose(block(result, "y_outside")[0], pattern / (ROOT5 + 0.01), rtol=1e-9)
+    np.testing.assert_allclose(values(result, "y_outside")[0], pattern / (ROOT5 + 0.01), rtol=1e-9)
     assert result["arithmetic"] == ("Row t0: σ² = 5e-06, √(σ² + 1e-05) = 0.003873, so entry 0 is (6.997 - 7) / "
                                     "0.003873 = -0.7746; with ε outside the root it would be -1.3357")
 
@@ -52,7 +49,7 @@ def test_the_toggle_spells_out_the_other_row():
     assert result["arithmetic"].startswith(f"Row t1: σ² = 5e+06, √(σ² + 1e-05) = {root}, so entry 0 is "
                                            f"((-5000) - (-2000)) / {root} = -1.3416")
     assert "row t1 keeps σ / √(σ² + ε) = 1 of" in result["notes"][0]
-    assert np.array_equal(block(result, "y"), block(with_inputs(), "y"))  # only the spelled-out row changes
+    assert np.array_equal(values(result, "y"), values(with_inputs(), "y"))  # only the spelled-out row changes
 
 
 @pytest.mark.parametrize("scale, kept", [
@@ -64,14 +61,14 @@ def test_the_gap_grows_as_the_spread_shrinks(scale, kept):
     result = with_inputs(scale=[scale, 1000])
     # the large row is pattern / sqrt(5); the small row is that times what it keeps
     expected_gap = 3 / ROOT5 * (1 - kept)
-    assert np.abs(block(result, "difference")).max() == pytest.approx(expected_gap, rel=1e-6)
+    assert np.abs(values(result, "difference")).max() == pytest.approx(expected_gap, rel=1e-6)
 
 
 def test_the_picture_and_a_constant_pattern():
     assert [p["title"] for p in with_inputs()["plots"]] == ["How far ε moves the output, as the spread shrinks"]
     flat = with_inputs(pattern=[2, 2, 2, 2])
     assert flat["plots"] == [] and flat["notes"] == ["A constant pattern has no spread: both rows normalise to zeros."]
-    assert not block(flat, "y").any()
+    assert not values(flat, "y").any()
 
 
 def test_bad_inputs_name_the_problem():

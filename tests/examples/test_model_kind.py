@@ -10,12 +10,9 @@ import pytest
 
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run, run_json
+from results import values
 
 DEFAULTS = KINDS["model"].defaults()
-
-
-def values(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"], dtype=float)
 
 
 @pytest.fixture(scope="module")

@@ -6,18 +6,15 @@ from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
 from engine.examples.residual import VARIANTS, _layer_backward, _layer_forward, signal_through_depth
 from engine.gradcheck import numerical_gradient
-
-
-def block(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)["values"]
+from results import raw_values
 
 
 def test_gradient_is_one_plus_one_half():
     result = run("residual", KINDS["residual"].defaults())
     # f(v) = 0.5 v: d sum(v + f(v)) / dv = 1 (skip) + 0.5 (through W) = 1.5, the source documents' example
-    assert block(result, "dx_skip") == [1, 1]
-    assert block(result, "dx_branch") == [0.5, 0.5]
-    assert block(result, "dx") == [1.5, 1.5]
+    assert raw_values(result, "dx_skip") == [1, 1]
+    assert raw_values(result, "dx_branch") == [0.5, 0.5]
+    assert raw_values(result, "dx") == [1.5, 1.5]
     assert result["arithmetic"] == "dx[j0] = dy (skip) + (dy @ W.T) (through f) = 1 + 0.5 = 1.5000"
     assert "dx[j0] would be 0.5 instead of 1.5" in result["notes"][0]
     assert result["gradcheck"]["ok"]
@@ -26,8 +23,8 @@ def test_gradient_is_one_plus_one_half():
 def test_forward_one_minus_one_plus_a_small_correction():
     # x = [1, -1] and a sub-layer whose output is [0.1, 0.2]: y = [1.1, -0.8]
     result = run("residual", {**KINDS["residual"].defaults(), "W": [[0.1, 0.2], [0, 0]]})
-    np.testing.assert_allclose(block(result, "fx"), [0.1, 0.2], atol=1e-15)
-    np.testing.assert_allclose(block(result, "y"), [1.1, -0.8], atol=1e-15)
+    np.testing.assert_allclose(raw_values(result, "fx"), [0.1, 0.2], atol=1e-15)
+    np.testing.assert_allclose(raw_values(result, "y"), [1.1, -0.8], atol=1e-15)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

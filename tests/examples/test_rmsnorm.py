@@ -9,12 +9,9 @@ import pytest
 from engine.errors import ShapeError
 from engine.examples import KINDS, run
 from plain_differences import central_differences
+from results import values
 
 EPS = 1e-5
-
-
-def block(result, name):
-    return np.array(next(b for b in result["blocks"] if b["name"] == name)["values"])
 
 
 def plain_rmsnorm(rows, gamma):
@@ -38,24 +35,24 @@ def result(defaults):
 
 def test_the_worked_row(result):
     # x = (1, 2, 3, 4): squares (1, 4, 9, 16), mean 7.5, RMS about 2.74, y about (0.37, 0.73, 1.10, 1.46).
-    assert block(result, "ms")[0] == 7.5
-    assert block(result, "rms")[0] == pytest.approx(2.74, abs=0.005)
-    np.testing.assert_allclose(block(result, "y")[0], [0.37, 0.73, 1.10, 1.46], atol=0.005)
+    assert values(result, "ms")[0] == 7.5
+    assert values(result, "rms")[0] == pytest.approx(2.74, abs=0.005)
+    np.testing.assert_allclose(values(result, "y")[0], [0.37, 0.73, 1.10, 1.46], atol=0.005)
     assert result["arithmetic"] == ("Row t0: ms = (1² + 2² + 3² + 4²) / 4 = 7.5; y[t0, i0] = "
                                     "1 × 1 / √(7.5 + 1e-05) = 0.3651")
 
 
 def test_layernorm_beside_it(result):
     # LayerNorm of (1, 2, 3, 4) with gamma 1, beta 0: (x - 2.5) / √1.25, about (-1.34, -0.45, 0.45, 1.34).
-    np.testing.assert_allclose(block(result, "y_layernorm")[0], [-1.34, -0.45, 0.45, 1.34], atol=0.005)
+    np.testing.assert_allclose(values(result, "y_layernorm")[0], [-1.34, -0.45, 0.45, 1.34], atol=0.005)
     # (-3, -1, 1, 3) has mean 0, so both norms give x / √5 for it.
-    np.testing.assert_allclose(block(result, "y")[1], np.array([-3, -1, 1, 3]) / math.sqrt(5 + EPS), rtol=1e-12)
-    np.testing.assert_allclose(block(result, "y_layernorm")[1], block(result, "y")[1], rtol=1e-12)
+    np.testing.assert_allclose(values(result, "y")[1], np.array([-3, -1, 1, 3]) / math.sqrt(5 + EPS), rtol=1e-12)
+    np.testing.assert_allclose(values(result, "y_layernorm")[1], values(result, "y")[1], rtol=1e-12)
 
 
 def test_forward_and_backward_match_an_independent_implementation(defaults, result):
     rows, gamma, dy = defaults["x"], defaults["gamma"], defaults["dy"]
-    np.testing.assert_allclose(block(result, "y"), plain_rmsnorm(rows, gamma), rtol=1e-12)
+    np.testing.assert_allclose(values(result, "y"), plain_rmsnorm(rows, gamma), rtol=1e-12)
     d = len(gamma)
 
     def loss_of_x(flat):
@@ -66,8 +63,8 @@ def test_forward_and_backward_match_an_independent_implementation(defaults, resu
         return sum(a * b for yr, dr in zip(plain_rmsnorm(rows, g), dy) for a, b in zip(yr, dr))
 
     flat_x = [v for row in rows for v in row]
-    np.testing.assert_allclose(block(result, "dx").ravel(), central_differences(loss_of_x, flat_x), atol=1e-8)
-    np.testing.assert_allclose(block(result, "dgamma"), central_differences(loss_of_gamma, gamma), atol=1e-8)
+    np.testing.assert_allclose(values(result, "dx").ravel(), central_differences(loss_of_x, flat_x), atol=1e-8)
+    np.testing.assert_allclose(values(result, "dgamma"), central_differences(loss_of_gamma, gamma), atol=1e-8)
     assert result["gradcheck"]["ok"]
 
 

@@ -4,14 +4,7 @@ import math
 import numpy as np
 
 from engine.examples import KINDS, run
-
-
-def block(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)
-
-
-def values(result, name):
-    return np.array(block(result, name)["values"], dtype=float)
+from results import block, values
 
 
 def softmax_row(row):

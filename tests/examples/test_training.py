@@ -9,12 +9,9 @@ from engine.data import load_corpus
 from engine.errors import LayerwiseError
 from engine.examples import KINDS, run
 from engine.examples.training import TINY
+from results import raw_values
 
 DEFAULTS = KINDS["training"].defaults()
-
-
-def values(result, name):
-    return next(b for b in result["blocks"] if b["name"] == name)["values"]
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +31,7 @@ def test_learning_rates_follow_the_schedule(result):
     steps, warmup, lr = DEFAULTS["steps"], DEFAULTS["warmup_steps"], DEFAULTS["lr"]
     every = steps // 6  # validation points at steps 10, 20, ..., 60
     expected = [schedule(s - 1, lr, warmup, steps) for s in range(every, steps + 1, every)]
-    np.testing.assert_allclose(values(result, "lr_used"), expected, rtol=1e-12)
+    np.testing.assert_allclose(raw_values(result, "lr_used"), expected, rtol=1e-12)
     assert result["arithmetic"] == "Step 1 is in the warm-up: lr = 0.01 × (0 + 1) / 6 = 0.001667"
 
 
@@ -44,7 +41,7 @@ def test_loss_starts_at_ln_v_and_falls(result):
     first = float(note.split("First loss ")[1].split()[0])
     assert f"ln V = {math.log(vocab_size):.4f}" in note
     assert first == pytest.approx(math.log(vocab_size), abs=0.05)
-    val = values(result, "val_loss")
+    val = raw_values(result, "val_loss")
     assert len(val) == 6 and val[-1] < val[0] < first - 0.5  # learning, measured on text it never trained on
     assert f"V = {vocab_size}, T = 16, d = 24" in result["notes"][0]
 
@@ -68,18 +65,18 @@ def test_progress_line_and_plots(result):
 
 def test_same_seed_same_run_other_seed_other_run(result):
     again = run("training", DEFAULTS)
-    assert values(again, "val_loss") == values(result, "val_loss")
+    assert raw_values(again, "val_loss") == raw_values(result, "val_loss")
     other = run("training", {**DEFAULTS, "seed": 1})
-    assert values(other, "val_loss") != values(result, "val_loss")
+    assert raw_values(other, "val_loss") != raw_values(result, "val_loss")
 
 
 def test_the_page_claims_about_the_learning_rate(result):
-    default_end = values(result, "val_loss")[-1]
+    default_end = raw_values(result, "val_loss")[-1]
     # a rate ten times smaller learns far less in the same steps
-    assert values(run("training", {**DEFAULTS, "lr": 0.001}), "val_loss")[-1] > default_end + 0.5
+    assert raw_values(run("training", {**DEFAULTS, "lr": 0.001}), "val_loss")[-1] > default_end + 0.5
     # at the largest allowed rate, dropping the warm-up ends clearly worse than keeping it
-    warm = values(run("training", {**DEFAULTS, "lr": 0.05}), "val_loss")[-1]
-    cold = values(run("training", {**DEFAULTS, "lr": 0.05, "warmup_steps": 0}), "val_loss")[-1]
+    warm = raw_values(run("training", {**DEFAULTS, "lr": 0.05}), "val_loss")[-1]
+    cold = raw_values(run("training", {**DEFAULTS, "lr": 0.05, "warmup_steps": 0}), "val_loss")[-1]
     assert cold > warm + 0.1
 
 
