@@ -8,16 +8,11 @@ from html import unescape
 
 import pytest
 import sitenav
-from test_page_sections import nav_pages
+from crosslink_harness import nav_pages
 
 from engine import exercises
 
 HREF = re.compile(r'<a href="([^"]+)"')
-
-
-def section_pages():
-    """The pages inside a nav section (the learning path's pages), in nav order."""
-    return [page for page in nav_pages() if "/" in page]
 
 
 def page_of(href, base):
@@ -32,8 +27,8 @@ def page_of(href, base):
 def test_home_path_lists_every_section_page_in_nav_order(built_site):
     html = (built_site / "index.html").read_text()
     path = html.split('id="a-path-through-the-pages"', 1)[1].split("<ol>", 1)[1].split("</ol>", 1)[0]
-    assert [page_of(href, "") for href in HREF.findall(path)] == section_pages()
-    assert len(re.findall(r"<li>", path)) == len(section_pages())
+    assert [page_of(href, "") for href in HREF.findall(path)] == nav_pages(sections_only=True)
+    assert len(re.findall(r"<li>", path)) == len(nav_pages(sections_only=True))
 
 
 def test_each_path_entry_shows_its_pages_description(built_site):

@@ -10,9 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
-from crosslink_harness import REPO
+from crosslink_harness import REPO, nav_pages
 
 DOCS = REPO / "docs"
 PARTS = ["Before you start", "What it is", "Why the model needs it", "Mathematics", "A tiny example",
@@ -25,22 +24,6 @@ WITHOUT = {"layers/initialisation.md": {"Checking the backward numerically"}}
 FENCE = re.compile(r"^[ \t]*(`{3,}).*?^[ \t]*\1[ \t]*$", re.M | re.S)
 H2 = re.compile(r"^## (.+?)\s*$", re.M)
 LINK = re.compile(r"\[[^\]]*\]\(([^)#\s]+)[^)]*\)")
-
-
-class _Loader(yaml.SafeLoader):
-    """mkdocs.yml may hold `!!python/name:` tags; the nav needs none of them."""
-
-
-_Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
-def nav_pages() -> list[str]:
-    """Every page of mkdocs.yml's nav, in order."""
-    def walk(items):
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            yield from (walk(value) if isinstance(value, list) else [value])
-    return list(walk(yaml.load((REPO / "mkdocs.yml").read_text(), Loader=_Loader)["nav"]))
 
 
 LAYER_PAGES = [page for page in nav_pages() if page.startswith("layers/")]
