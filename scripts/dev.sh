@@ -2,6 +2,8 @@
 # The project's two entry points, each doing all of its own set-up on a fresh machine:
 #   bash scripts/dev.sh serve   build the site and serve it with live widgets on http://127.0.0.1:8000/
 #   bash scripts/dev.sh test    run the whole test suite (engine, build, cross-links, real Chromium)
+# and one for contributors:
+#   bash scripts/dev.sh new-page NAME "Title" --after PAGE   a new layer page's files, with places to fill
 # Set-up is idempotent: a .venv with the project and its extras, node_modules from package-lock.json,
 # .venv-pyodide with Pyodide's packaging tools (on Pyodide's own Python version), and Debian's chromium for
 # the browser tests.
@@ -112,8 +114,13 @@ case "${1:-}" in
     shift
     exec "$venv/bin/python" -m pytest "$@"
     ;;
+  new-page)
+    setup_python
+    shift
+    exec "$venv/bin/python" scripts/new_page.py "$@"
+    ;;
   *)
-    echo "usage: bash scripts/dev.sh serve|test [extra arguments]" >&2
+    echo "usage: bash scripts/dev.sh serve|test [extra arguments] | new-page NAME \"Title\" --after PAGE" >&2
     exit 2
     ;;
 esac

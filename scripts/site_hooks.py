@@ -23,6 +23,7 @@ from crosslink.linkcheck import check_site  # noqa: E402
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
 from mathrender import KatexError, KatexRenderer, index_math, render_math  # noqa: E402
+from newpage.places import unfilled  # noqa: E402
 import sitenav  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
@@ -64,6 +65,9 @@ def on_files(files, config):
     _build.collect(pages, urls)
     _page_texts.clear()
     _page_texts.update(pages)
+    project = _build.project
+    for message in unfilled(project.root, ["docs", project.package, "tests"], exclude=project.exclude):
+        log.warning(message)  # a scaffolded page's places (scripts/newpage): one warning each, so --strict fails
     index = _build.index
     log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
              f"{len(index.files) - len(index.parsed)} unchanged since the last build")

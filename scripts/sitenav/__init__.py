@@ -5,10 +5,25 @@ derived from the nav here, so adding or moving a page is one edit of mkdocs.yml.
 """
 import re
 
+import yaml
 from mkdocs.utils import meta as front_matter
 
 # ```learning-path``` with an empty body, on a line of its own: replaced by the numbered path
 PATH_FENCE = re.compile(r"^(`{3,})learning-path[ \t]*\n\1[ \t]*$", re.M)
+
+
+class _NavLoader(yaml.SafeLoader):
+    """Reads mkdocs.yml without mkdocs: its tags (`!ENV`, `!!python/name:`) are not needed for the nav."""
+
+
+_NavLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+_NavLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+
+
+def load_nav(config_path):
+    """The ``nav`` of the mkdocs.yml at ``config_path``, as mkdocs would read it."""
+    with open(config_path, encoding="utf-8") as file:
+        return yaml.load(file, Loader=_NavLoader)["nav"]
 
 
 class NavError(Exception):

@@ -8,7 +8,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import markdown
-import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "project"
@@ -17,21 +16,12 @@ if str(REPO / "scripts") not in sys.path:
 
 from crosslink.project import Project  # noqa: E402
 from crosslink.site import SiteBuild  # noqa: E402
-from sitenav import nav_pages as pages_of_nav  # noqa: E402
-
-
-class _NavLoader(yaml.SafeLoader):
-    """mkdocs.yml may hold `!!python/name:` (and `!ENV`) tags; the nav needs none of them."""
-
-
-_NavLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-_NavLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+import sitenav  # noqa: E402
 
 
 def nav_pages(sections_only: bool = False) -> list[str]:
     """The pages of mkdocs.yml's nav in order, as the build reads them (scripts/sitenav)."""
-    nav = yaml.load((REPO / "mkdocs.yml").read_text(), Loader=_NavLoader)["nav"]
-    return [src for _, src in pages_of_nav(nav, sections_only)]
+    return [src for _, src in sitenav.nav_pages(sitenav.load_nav(REPO / "mkdocs.yml"), sections_only)]
 
 
 def mkdocs_build(config: Path, site_dir: Path) -> subprocess.CompletedProcess:
