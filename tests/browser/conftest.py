@@ -22,6 +22,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 LIVE_DIST = os.environ.get("PYODIDE_DIST")
+# LAYERWISE_PAGES=layernorm,attention: the tests that walk every page with widgets walk only those (a developer's
+# quick run on one page; unset, as in CI, every page is walked)
+ONLY_PAGES = [name for name in os.environ.get("LAYERWISE_PAGES", "").split(",") if name]
 NOT_LIVE_REASON = ("PYODIDE_DIST is not set: NumPy-in-Pyodide tests did not run (the site under test self-hosts only "
                    "the npm Pyodide core, which has no NumPy); see ../shared/README.md to assemble one")
 
@@ -36,7 +39,7 @@ class Site:
         for html in sorted(self.root.rglob("index.html")):
             if 'class="lw-widget"' in html.read_text(encoding="utf-8"):
                 found.append(html.parent.relative_to(self.root).as_posix() + "/")
-        return found
+        return [path for path in found if not ONLY_PAGES or any(f"/{name}/" in f"/{path}" for name in ONLY_PAGES)]
 
     def page_with_kind(self, kind):
         for path in self.pages_with_widgets():
