@@ -44,16 +44,18 @@ def part_of(heading: str) -> str | None:
 def test_every_layer_page_is_in_the_nav():
     # a page under docs/layers/ left out of the nav would escape every anatomy test below
     on_disk = sorted(path.relative_to(DOCS).as_posix() for path in (DOCS / "layers").glob("*.md"))
-    assert on_disk == sorted(LAYER_PAGES)
+    assert on_disk == sorted(LAYER_PAGES), "rule (ARCHITECTURE, Adding a page): every page under docs/layers/ is in the nav"
 
 
 @pytest.mark.parametrize("page", LAYER_PAGES)
 def test_layer_page_has_every_part_in_order(page):
     headings = list(sections(page))
-    assert [h for h in headings if part_of(h) is None] == [], f"{page}: headings that are no part of the anatomy"
+    assert [h for h in headings if part_of(h) is None] == [], (
+        f"{page}: level-2 headings that are no part of the anatomy (rule: ARCHITECTURE, Layer page anatomy; "
+        "anything else is a ### inside a part)")
     expected = [p for p in PARTS if p not in WITHOUT.get(page, set())
                 and (p not in OPTIONAL or any(part_of(h) == p for h in headings))]
-    assert [part_of(h) for h in headings] == expected
+    assert [part_of(h) for h in headings] == expected, f"{page}: the parts must come in the anatomy's order"
 
 
 @pytest.mark.parametrize("page", LAYER_PAGES)
@@ -71,7 +73,8 @@ def test_next_links_to_the_following_page_of_the_nav(page):
     order = nav_pages()
     following = order[order.index(page) + 1]
     first_link = LINK.search(sections(page)["Next"]).group(1)
-    assert (Path(page).parent / first_link).as_posix().replace("layers/../", "") == following
+    assert (Path(page).parent / first_link).as_posix().replace("layers/../", "") == following, (
+        f"{page}: its Next section must link first to {following}, the page after it in the nav")
 
 
 @pytest.mark.parametrize("page", LAYER_PAGES)
@@ -86,7 +89,7 @@ def test_prerequisites_come_earlier_in_the_nav(page):
 def test_residual_stream_comes_before_the_pages_that_build_on_it():
     order = nav_pages()
     for page in ("layers/layernorm.md", "layers/rmsnorm.md", "layers/dropout.md", "layers/initialisation.md"):
-        assert order.index("layers/residual.md") < order.index(page)
+        assert order.index("layers/residual.md") < order.index(page), f"{page} builds on the residual stream"
 
 
 def test_home_lists_the_parts_in_the_same_order():
