@@ -29,15 +29,39 @@ def test_schedule_and_optimiser_defaults():
     assert SHOWN[4:8] == ["0.9", "0.95", "1e-08", "0.1"]  # two plain numbers, never a Python list
 
 
+def adam_step_lengths(betas, steps):
+    """Uncorrected over corrected step lengths, from running Adam's two moment recursions on a constant gradient."""
+    m = v = 0.0
+    ratios = []
+    for t in range(1, steps + 1):
+        m, v = betas[0] * m + (1 - betas[0]), betas[1] * v + (1 - betas[1])  # g = 1
+        ratios.append((m / math.sqrt(v)) / ((m / (1 - betas[0] ** t)) / math.sqrt(v / (1 - betas[1] ** t))))
+    return ratios
+
+
+def test_how_far_off_an_uncorrected_adam_step_is():
+    table_steps = (1, 2, 5, 10, 20, 100, 1000)
+    engine_b2, usual_b2 = adam_step_lengths((0.9, 0.95), 1000), adam_step_lengths((0.9, 0.999), 1000)
+    assert SHOWN[8:22] == [f"{ratios[t - 1]:.2f}" for ratios in (engine_b2, usual_b2) for t in table_steps]
+    assert SHOWN[8] == "0.45" and SHOWN[15] == "3.16"  # 0.1 / sqrt(0.05) and 0.1 / sqrt(0.001)
+    too_short = next(t for t, r in enumerate(engine_b2, 1) if r > 1) - 1
+    assert too_short == 8 and all(r < 1 for r in engine_b2[:8])
+    peak = max(range(1000), key=engine_b2.__getitem__)
+    assert SHOWN[22:26] == [str(too_short), f"{engine_b2[peak]:.2f}", str(peak + 1), f"{max(usual_b2):.1f}"]
+    assert SHOWN[23] == "1.10" and SHOWN[25] == "6.6"
+    assert "three to six and a half times too large through the first hundred steps" in PAGE
+    assert min(usual_b2[:100]) > 3 and max(usual_b2) < 6.6 and usual_b2[199] > 2
+
+
 def test_command_line_defaults():
     settings = train.TrainSettings()
-    assert SHOWN[8:15] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
+    assert SHOWN[26:33] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
     assert (settings.steps, settings.batch_size, settings.lr, settings.warmup_steps, settings.grad_clip,
             settings.eval_every, settings.checkpoint_every) == (2000, 16, 0.003, 100, 1.0, 200, 500)
 
 
 def test_knowledge_check_predictions_per_step():
-    assert SHOWN[15:18] == ["16", "16", "256"]
+    assert SHOWN[33:36] == ["16", "16", "256"]
 
 
 def test_knowledge_check_clipping():
@@ -58,8 +82,8 @@ def test_knowledge_check_first_adamw_step_moves_by_the_learning_rate():
 
 
 def test_knowledge_check_top_k_and_temperature():
-    assert SHOWN[18] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
-    assert len(SHOWN) == 19
+    assert SHOWN[36] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
+    assert len(SHOWN) == 37
 
 
 def test_typed_description_of_the_widgets():
