@@ -4,8 +4,8 @@ import math
 import numpy as np
 import pytest
 
-from engine import branch_scale, optim
-from engine.config import GPTConfig
+from engine import branch_scale, compute, loss_reading, model, optim
+from engine.config import GPT2_SMALL, GPTConfig
 from engine.errors import LayerwiseError
 
 
@@ -60,3 +60,41 @@ def test_branch_output_std_follows_the_variance_argument():
 def test_branch_output_std_rejects_an_unknown_branch():
     with pytest.raises(LayerwiseError, match="branch must be one of feed_forward, attention_values"):
         branch_scale.branch_output_std(GPTConfig(), "head")
+
+
+def test_matrix_params_are_the_matrices_init_params_makes_besides_the_tables():
+    config = GPTConfig(vocab_size=60)
+    params = model.init_params(config)
+    matrices = sum(p.size for name, p in params.items() if p.ndim == 2 and name not in ("tok_emb", "pos_emb"))
+    assert compute.matrix_params(config) == matrices
+
+
+def test_training_flops_of_gpt2_small_by_hand():
+    # per block 4 * 768^2 + 2 * 768 * 3072 = 2,359,296 + 4,718,592; twelve blocks; the head 768 * 50,257
+    n = 12 * (2_359_296 + 4_718_592) + 768 * 50_257
+    assert n == 123_532_032
+    assert compute.training_flops_per_token(GPT2_SMALL) == {"weights": 6 * n, "attention": 12 * 12 * 1024 * 768}
+
+
+def test_matrix_params_needs_a_vocabulary():
+    with pytest.raises(LayerwiseError, match="vocab_size is None"):
+        compute.matrix_params(GPTConfig())
+
+
+def test_perplexity_and_bits_by_hand():
+    assert loss_reading.perplexity(math.log(4)) == pytest.approx(4)  # as unsure as a fair choice among 4
+    assert loss_reading.bits_per_character(math.log(4)) == pytest.approx(2)  # 2 bits pick one of 4
+
+
+def test_unigram_loss_by_hand():
+    # "aab": frequencies 2/3 and 1/3, entropy -(2/3 ln 2/3 + 1/3 ln 1/3) = 0.6365
+    assert loss_reading.unigram_loss("aab") == pytest.approx(0.636514, abs=1e-6)
+    assert loss_reading.unigram_loss("abcd") == pytest.approx(math.log(4))  # all equally common: uniform
+
+
+def test_overfitting_run_rows_and_its_best_step():
+    rows = loss_reading.overfitting_run()
+    every = loss_reading.OVERFIT_SETTINGS.eval_every
+    assert [step for step, _, _ in rows] == list(range(every, loss_reading.OVERFIT_SETTINGS.steps + 1, every))
+    best = min(rows, key=lambda row: row[2])
+    assert loss_reading.best_validation_step() == best[0] and rows[-1][2] > best[2]

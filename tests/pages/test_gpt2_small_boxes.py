@@ -148,3 +148,13 @@ def test_the_sizes_typed_in_the_boxes():
     assert r"$0.02 / \sqrt{2 \cdot 12}$" in init_page and r"$1/\sqrt{768}$" in init_page
     assert "about a hundred times\n    quieter" in init_page and "nine times" not in init_page
     assert 50_000 < V < 51_000 and "With fifty thousand exponentials" in page_text("layers/softmax.md")
+
+
+def test_the_model_box_compute_paragraph():
+    shown = shown_after("model/model.md", "**What a trained token costs.**", 6)
+    matrices = L * (4 * D * D + 2 * D * F) + D * V  # the tied head is still a d x V product per token
+    weights, attention = 6 * matrices, 12 * L * T * D  # forward 2 per entry and 4 T d per block, times 3 to train
+    assert shown == [f"{matrices:,}", f"{weights / 1e6:,.0f}", f"{attention / 1e6:,.0f}",
+                     f"{100 * attention / (weights + attention):.0f}", f"{matrices / (2 * L * D):,.0f}",
+                     f"{L * H * T * T:,}"]
+    assert shown[:2] == ["123,532,032", "741"] and L * H * T * T > PUBLISHED  # more weights than parameters

@@ -53,6 +53,29 @@ def test_how_far_off_an_uncorrected_adam_step_is():
     assert min(usual_b2[:100]) > 3 and max(usual_b2) < 6.6 and usual_b2[199] > 2
 
 
+def test_reading_a_loss_landmarks_by_hand():
+    text = (REPO / "engine" / "data" / "sonnets.txt").read_text(encoding="utf-8")
+    uniform = math.log(len(set(text)))  # ln 60
+    counts = {c: text.count(c) for c in set(text)}
+    entropy = -sum(n / len(text) * math.log(n / len(text)) for n in counts.values())
+    assert SHOWN[33:39] == [f"{uniform:.2f}", f"{uniform / math.log(2):.2f}", "60",
+                            f"{entropy:.2f}", f"{entropy / math.log(2):.2f}", f"{math.exp(entropy):.1f}"]
+    assert entropy < uniform and SHOWN[39] == "1,500"
+
+
+def test_the_overfitting_table_shows_memorising():
+    rows = [SHOWN[40 + 3 * i:43 + 3 * i] for i in range(8)]
+    steps = [int(step) for step, _, _ in rows]
+    train_loss = [float(t) for _, t, _ in rows]
+    val_loss = [float(v) for _, _, v in rows]
+    assert steps == list(range(50, 401, 50))
+    best = val_loss.index(min(val_loss))
+    assert SHOWN[64] == str(steps[best])
+    assert all(a > b for a, b in zip(train_loss, train_loss[1:]))  # training loss keeps falling
+    assert all(a < b for a, b in zip(val_loss[best:], val_loss[best + 1:]))  # validation climbs after its best
+    assert val_loss[-1] - min(val_loss) > 0.2 and val_loss[-1] - train_loss[-1] > 1.0  # a clear gap
+
+
 def test_command_line_defaults():
     settings = train.TrainSettings()
     assert SHOWN[26:33] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
@@ -61,7 +84,7 @@ def test_command_line_defaults():
 
 
 def test_knowledge_check_predictions_per_step():
-    assert SHOWN[33:36] == ["16", "16", "256"]
+    assert SHOWN[65:68] == ["16", "16", "256"]
 
 
 def test_knowledge_check_clipping():
@@ -82,8 +105,8 @@ def test_knowledge_check_first_adamw_step_moves_by_the_learning_rate():
 
 
 def test_knowledge_check_top_k_and_temperature():
-    assert SHOWN[36] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
-    assert len(SHOWN) == 37
+    assert SHOWN[68] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
+    assert len(SHOWN) == 69
 
 
 def test_typed_description_of_the_widgets():
