@@ -8,8 +8,9 @@ NumPy and the standard library are the only dependencies: the same code runs in 
 import importlib
 import os
 
-__all__ = ["activations", "attention", "checkpoint", "config", "data", "dropout", "embedding", "errors", "generate",
-           "gradcheck", "init", "linear", "loss", "model", "norms", "optim", "residual", "softmax", "train"]
+__all__ = ["activations", "attention", "branch_scale", "checkpoint", "compute", "config", "data", "dropout", "embedding",
+           "errors", "generate", "gradcheck", "init", "linear", "loss", "loss_reading", "model", "norms", "optim",
+           "positions", "residual", "softmax", "tokenize", "train"]
 
 
 def __getattr__(name):

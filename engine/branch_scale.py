@@ -4,6 +4,8 @@ The Initialisation page compares GPT-2's fixed 0.02 with a variance-preserving s
 sub-layer has two weight matrices in series, so their shrinking factors multiply; measuring with the model's own
 ``init_params`` and ``mlp_forward`` keeps that comparison tied to the code that builds the model.
 """
+from functools import lru_cache
+
 import numpy as np
 
 from . import model
@@ -13,6 +15,7 @@ from .norms import layernorm_forward
 BRANCHES = ("feed_forward", "attention_values")
 
 
+@lru_cache(maxsize=16)  # the Initialisation page asks for each measurement several times
 def branch_output_std(config, branch, num_draws=20, num_tokens=256, seed=0):
     """The standard deviation of block 0's ``branch`` output for normalised inputs, pooled over ``num_draws`` inits.
 
