@@ -76,6 +76,11 @@ def test_the_overfitting_table_shows_memorising():
     assert val_loss[-1] - min(val_loss) > 0.2 and val_loss[-1] - train_loss[-1] > 1.0  # a clear gap
 
 
+def test_knowledge_check_reading_a_loss():
+    assert SHOWN[68:70] == [f"{1.5 / math.log(2):.2f}", f"{math.exp(1.5):.2f}"] == ["2.16", "4.48"]
+    assert 4 < math.exp(1.5) < 5 and SHOWN[70] == SHOWN[36]  # the frequency-only loss, as in the section
+
+
 def test_command_line_defaults():
     settings = train.TrainSettings()
     assert SHOWN[26:33] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
@@ -105,8 +110,8 @@ def test_knowledge_check_first_adamw_step_moves_by_the_learning_rate():
 
 
 def test_knowledge_check_top_k_and_temperature():
-    assert SHOWN[68] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
-    assert len(SHOWN) == 69
+    assert SHOWN[71] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
+    assert len(SHOWN) == 72
 
 
 def test_typed_description_of_the_widgets():
