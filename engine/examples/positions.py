@@ -44,6 +44,7 @@ def compute(x, P, order):
             Block("out", "out = A h", out, ("T", "d")),
             Block("h_moved", "h' = x[order] + P: the tokens moved, the position rows kept", moved + P, ("T", "d"),
                   "step"),
+            Block("A_moved", "A' = softmax(causal(h' h'.T / sqrt(d)))", weights_moved, ("T", "T"), "step"),
             Block("out_moved", "out' = A' h'", out_moved, ("T", "d")),
             Block("change", "max over d of |out' - out| at each place", change, ("T",)),
         ),

@@ -49,3 +49,13 @@ def test_blind_places_by_hand():
 def test_an_order_that_repeats_a_place_is_refused():
     with pytest.raises(LayerwiseError, match="order must name every place 0 to 3 once"):
         run("positions", {**KINDS["positions"].defaults(), "order": [0, 0, 1, 2]})
+
+
+def test_the_reordered_weights_are_those_of_the_moved_tokens():
+    inputs = KINDS["positions"].defaults()
+    moved = np.array(inputs["x"], dtype=float)[inputs["order"]]
+    A = block(run("positions", inputs), "A_moved")
+    # row 1: scores h'_1 . h'_s / sqrt(2) for s = 0, 1 with h'_0 = (1, 1), h'_1 = (0, 1): 1/sqrt 2 and 1/sqrt 2
+    np.testing.assert_allclose(moved[:2], [[1, 1], [0, 1]])
+    np.testing.assert_allclose(A[1, :2], [0.5, 0.5])
+    assert (A[np.triu_indices(4, 1)] == 0).all()
