@@ -87,7 +87,8 @@ def test_attention():
 
 
 def test_cross_entropy():
-    assert box("cross-entropy", 2) == [f"{V:,}", f"{math.log(V):.2f}"] == ["50,257", "10.82"]
+    assert box("cross-entropy", 4) == [f"{V:,}", f"{math.log(V):.2f}", f"{T:,}", f"{T * V:,}"]
+    assert box("cross-entropy", 2) == ["50,257", "10.82"] and T * V == 51_463_168
 
 
 def test_linear():
