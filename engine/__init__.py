@@ -8,9 +8,9 @@ NumPy and the standard library are the only dependencies: the same code runs in 
 import importlib
 import os
 
-__all__ = ["activations", "attention", "branch_scale", "checkpoint", "compute", "config", "data", "dropout", "embedding",
-           "errors", "generate", "gradcheck", "init", "linear", "loss", "loss_reading", "model", "norms", "optim",
-           "positions", "residual", "softmax", "tokenize", "train"]
+__all__ = ["activations", "attention", "bpe", "branch_scale", "checkpoint", "compute", "config", "data", "dropout",
+           "embedding", "errors", "generate", "gradcheck", "init", "linear", "loss", "loss_reading", "model", "norms",
+           "optim", "positions", "residual", "softmax", "train"]
 
 
 def __getattr__(name):
