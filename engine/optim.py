@@ -38,6 +38,19 @@ def adamw_step(params, grads, state, lr, betas=(0.9, 0.95), eps=1e-8, weight_dec
         p -= lr * (m / correction1) / (np.sqrt(v / correction2) + eps)
 
 
+def uncorrected_step_ratio(step, betas=(0.9, 0.95)):
+    """How many times larger Adam's step is at ``step`` (counting from 1) without the bias correction, ignoring eps.
+
+    The uncorrected m and v are the corrected ones times (1 - beta1^t) and (1 - beta2^t) whatever the gradients
+    were, so m / sqrt(v) is off by (1 - beta1^t) / sqrt(1 - beta2^t): below 1 early on when beta2 is small, far
+    above 1 for hundreds of steps when beta2 is close to 1.
+    """
+    if not (isinstance(step, int) and step >= 1):
+        raise LayerwiseError(f"uncorrected_step_ratio: step must be an integer >= 1, got {step!r}")
+    beta1, beta2 = betas
+    return (1.0 - beta1 ** step) / math.sqrt(1.0 - beta2 ** step)
+
+
 def clip_grad_norm(grads, max_norm):
     """Scale all gradients together so their joint Euclidean norm is at most ``max_norm``; return the norm before.
 

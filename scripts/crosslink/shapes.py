@@ -2,7 +2,7 @@
 
 Each body line is `name: (T, d)`; a size may be arithmetic (`3*d`). The letters come from the default
 `<package>.config.GPTConfig()`, except B, the batch size, which is a training setting: the default
-`<package>.train.TrainSettings().batch_size`. V has no default size, it depends on the corpus, and stays a letter.
+`<package>.train.TrainSettings().batch_size`. V has no default size (the training text fixes it), so it stays a letter.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ LETTERS = {
     "L": ("num_layers", "blocks"),
     "V": (None, "vocabulary size"),
 }
-V_NOTE = "V depends on the corpus"
+V_NOTE = "V is the number of distinct characters in the training text"
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
 
 
@@ -98,11 +98,11 @@ def render_shapes(title: str, body: str, config, settings, site_href: str | None
         if letter == "V":
             notes.append(V_NOTE)
         elif letter == "B":
-            notes.append(f"B = batch_size = {values['B']} (training default)")
+            notes.append(f"B is batch_size, {values['B']}, a training default")
         elif letter == "hs":
-            notes.append(f"hs = d / H = {values['hs']}")
+            notes.append(f"hs is d / H, {values['hs']}")
         else:
-            notes.append(f"{letter} = {field_name} = {values[letter]}")
+            notes.append(f"{letter} is {field_name}, {values[letter]}")
     site = f' <a class="lw-shapes__site" href="{escape(site_href)}">{escape(site_label)}</a>' if site_href else ""
     body_rows = "".join(
         f"<tr><td><code>{escape(n)}</code></td><td><code>{escape(s)}</code></td><td><code>{escape(v)}</code></td></tr>"

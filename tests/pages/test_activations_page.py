@@ -5,7 +5,7 @@ import numpy as np
 
 from engine import activations, gradcheck
 
-from page_values import page_text, shown_texts
+from page_values import page_text, shown_after, shown_texts
 
 PAGE = page_text("layers/activations.md")
 
@@ -51,3 +51,13 @@ def test_backward_equations_on_the_page_match_their_functions():
                                      (activations.gelu_tanh_forward, activations.gelu_tanh_backward, gelu_tanh)):
         expected = dy * np.array([(curve(v + h) - curve(v - h)) / (2 * h) for v in x])
         np.testing.assert_allclose(backward(dy, forward(x)[1]), expected, atol=1e-8)
+
+
+def test_gelu_slope_on_the_negative_side_fades_and_is_negative():
+    # d/dx of the tanh form, by central differences of the formula written out above; -2 -> -0.086, -4 -> -3.4e-4
+    h = 1e-6
+    slopes = [(gelu_tanh(x + h) - gelu_tanh(x - h)) / (2 * h) for x in (-2.0, -3.0, -4.0)]
+    marker = "GELU makes this rarer, not impossible"
+    assert shown_after("layers/activations.md", marker, 3) == [
+        f"{slopes[0]:.3f}", f"{slopes[1]:.3f}", f"{slopes[2]:.1e}"]
+    assert all(s < 0 for s in slopes) and abs(slopes[1]) < 0.02

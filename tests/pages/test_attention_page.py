@@ -15,7 +15,10 @@ SHOWN = shown_texts("layers/attention.md")
 
 def test_inline_values_match_hand_calculations():
     d, H = 32, 4  # the documented defaults: emb_dim 32, num_heads 4, so hs = 8
-    assert SHOWN == [f"{math.sqrt(8):.2f}", "32", "4", "8", "4,096", "128", "4,224"]
+    heads_section, key_bias, check = SHOWN[:3], SHOWN[3], SHOWN[4:]
+    assert heads_section == ["32", "4,224", "4,224"]  # 4 d^2 + 4 d, for H = 1 and H = 4 alike
+    assert float(key_bias) < 1e-12  # rounding only: test_key_bias_has_no_effect_on_the_output shows why
+    assert check == [f"{math.sqrt(8):.2f}", "32", "4", "8", "4,096", "128", "4,224", "4,224"]
     assert 4 * d * d == 4096 and 4 * d == 128 and 4 * d * d + 4 * d == 4224
     assert config.GPTConfig().head_size == d // H == 8
     assert "hs = 8" in PAGE and "with d = 32" in PAGE
@@ -65,3 +68,27 @@ def test_the_cited_engine_test_exists():
 def test_the_prose_describes_the_widget_defaults():
     assert np.shape(KINDS["attention"].defaults()["q"]) == (4, 2)
     assert "One head with four positions and a head size of 2." in PAGE
+
+
+def causal_attention(x, wq, wk, wv, bk, heads):
+    """Causal multi-head attention written out here (no output projection): x (T, d) -> (T, d)."""
+    T, d = x.shape
+    hs = d // heads
+    q, k, v = x @ wq, x @ wk + bk, x @ wv
+    out = np.empty_like(x)
+    for h in range(heads):
+        cols = slice(h * hs, (h + 1) * hs)
+        scores = q[:, cols] @ k[:, cols].T / math.sqrt(hs)
+        scores[np.triu_indices(T, 1)] = -np.inf
+        weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+        out[:, cols] = (weights / weights.sum(axis=1, keepdims=True)) @ v[:, cols]
+    return out
+
+
+def test_key_bias_has_no_effect_on_the_output():
+    # b_k adds q_t . b_k to all of row t's scores; a softmax ignores that, so the output does not move at all
+    rng = np.random.default_rng(5)
+    x, wq, wk, wv = rng.normal(size=(6, 8)), rng.normal(size=(8, 8)), rng.normal(size=(8, 8)), rng.normal(size=(8, 8))
+    base = causal_attention(x, wq, wk, wv, np.zeros(8), heads=2)
+    np.testing.assert_allclose(causal_attention(x, wq, wk, wv, rng.normal(size=8) * 5, heads=2), base, atol=1e-12)
+    assert "its gradient is exactly zero" in PAGE

@@ -81,8 +81,11 @@ def test_embedding_row_sums():
     sums = [tuple(sum(dout[t][k] for t in range(3) if ids[t] == v) for k in range(2)) for v in range(3)]
     assert sums == [(2, 2), (0, 0), (4, 4)]
     page = page_text("layers/embedding.md")
-    assert "$dE_0 = d\\mathrm{out}_1 = (2, 2)$" in page and "$dE_1 = (0, 0)$" in page
-    assert "$dE_2 = d\\mathrm{out}_0 + d\\mathrm{out}_2 = (1, 1) + (3, 3) = (4, 4)$" in page
+    # the one-hot-transpose table: rows are ids, columns positions t0, t1, t2 (ids 2, 0, 2)
+    one_hot_t = [[int(ids[t] == v) for t in range(3)] for v in range(3)]
+    assert one_hot_t == [[0, 1, 0], [0, 0, 0], [1, 0, 1]]
+    assert "| 0 | 0 | 1 | 0 | $d\\mathrm{out}_1 = (2, 2)$ |" in page and "| 1 | 0 | 0 | 0 | no terms: $(0, 0)$ |" in page
+    assert "| 2 | 1 | 0 | 1 | $d\\mathrm{out}_0 + d\\mathrm{out}_2 = (4, 4)$ |" in page
 
 
 def test_embedding_backward_as_the_one_hot_product():

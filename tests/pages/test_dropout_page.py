@@ -56,4 +56,4 @@ def test_the_cited_engine_test_exists():
 def test_the_widget_starts_from_the_worked_example():
     defaults = KINDS["dropout"].defaults()
     assert defaults["x"] == [[1.0, 1.0, 1.0, 1.0]] and defaults["p"] == 0.5 and defaults["seed"] == 9
-    assert "a generator seeded\nwith 9 draws" in PAGE
+    assert "A random generator seeded with 9 draws the mask" in PAGE

@@ -9,7 +9,7 @@ SHOWN = shown_texts("layers/embedding.md")
 def test_the_worked_example_and_the_repeated_id_trap():
     # E = [[0.1, 0.2], [0.3, 0.4], [0.5, 0.6]], ids [2, 0, 2] -> rows 2, 0, 2. Upstream [1, 1], [2, 2], [3, 3]:
     # row 0 gets [2, 2], row 1 nothing, row 2 gets [1, 1] + [3, 3] = [4, 4]; `dE[ids] += g` keeps only [3, 3].
-    assert SHOWN == [
+    assert SHOWN[14:] == [
         "[[0.5, 0.6], [0.1, 0.2], [0.5, 0.6]]",
         "[[2.0, 2.0], [0.0, 0.0], [4.0, 4.0]]",
         "[[2.0, 2.0], [0.0, 0.0], [3.0, 3.0]]",
@@ -26,3 +26,17 @@ def test_row_sums_and_the_corpus_vocabulary():
     assert sum(map(sum, dE)) == sum(map(sum, upstream)) == 12 and "$2 + 4 + 6$" in PAGE
     assert len(set((REPO / "engine" / "data" / "sonnets.txt").read_text())) == 60 and "$60 \\cdot 32$" in PAGE
     assert "65" not in PAGE
+
+
+def test_the_byte_pair_merges_worked_by_hand():
+    # "the thee thou": t-h occurs 3 times (the, thee, thou) -> th; then (th, e), (e, space), (space, th) occur twice
+    # each, and (th, e) comes first -> "the"; 13 characters become 10 tokens, then 8
+    assert SHOWN[:11] == ["60", "50,257", "13", "3", "th · e · ␣ · th · e · e · ␣ · th · o · u", "2",
+                          "the · ␣ · the · e · ␣ · th · o · u", "8", "60", "50,257", f"{100 * 60 * 32 / 29_884:.1f}"]
+    assert SHOWN[11] == f"{100 * 50_257 * 768 / 124_439_808:.0f}" == "31"  # GPT-2 small's token table, head tied
+
+
+def test_swapping_earlier_tokens_is_invisible_without_positions():
+    rounding, with_positions = float(SHOWN[12]), float(SHOWN[13])
+    assert rounding < 1e-12 and with_positions > 1.0
+    assert "tokens 0 and 2 swapped" in PAGE

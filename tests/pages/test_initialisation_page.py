@@ -7,7 +7,7 @@ import numpy as np
 from engine import init, model
 from engine.config import GPTConfig
 
-from page_values import REPO, page_text, shown_values
+from page_values import REPO, page_text, shown_after, shown_values
 
 PAGE = page_text("layers/initialisation.md")
 
@@ -96,3 +96,14 @@ def test_the_schemes_draw_the_variances_the_page_states():
     assert np.abs(init.xavier_uniform((n_in, n_out), rng)).max() <= math.sqrt(6 / (n_in + n_out))
     np.testing.assert_allclose(init.xavier_normal((n_in, n_out), rng).var(), 2 / (n_in + n_out), rtol=0.03)
     np.testing.assert_allclose(init.he_normal((n_in, n_out), rng).var(), 2 / n_in, rtol=0.03)
+
+
+def test_the_xavier_limits_table():
+    shown = shown_after("layers/initialisation.md", 'With `init="xavier"` each matrix', 20)
+    for row, (n_in, n_out) in zip(range(4), [(32, 32), (32, 128), (128, 32), (32, 60)]):
+        fan_in, fan_out, limit, lowest, highest = shown[5 * row:5 * row + 5]
+        a = math.sqrt(6 / (n_in + n_out))  # a^2 / 3 = 2 / (n_in + n_out)
+        assert (fan_in, fan_out, limit) == (str(n_in), str(n_out), f"{a:.4f}")
+        # a thousand or more uniform draws: the extremes sit within a percent of the limits, never beyond
+        assert -a - 5e-5 <= float(lowest) < -0.99 * a and 0.99 * a < float(highest) <= a + 5e-5  # shown to 4 places
+    assert "`init_params` is called once, when `train` begins" in PAGE

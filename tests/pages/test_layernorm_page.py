@@ -37,3 +37,12 @@ def test_the_backward_of_one_upstream_entry():
 def test_the_parameter_count_of_the_default_model():
     # two LayerNorms per block and one final, each 2d: (2 * 2 + 1) * 2 * 32 = 320
     assert shown_after(PAGE, "The engine's `norms.layernorm_param_count(2, 32)` gives", 1) == ["320"]
+
+
+def test_unbiased_variance_cache_sizes_and_a_bigger_model():
+    # deviations of (2, 4, 6, 8) from 5: (-3, -1, 1, 3), squares add up to 20; 20 / 3 with d - 1
+    assert shown_after("layers/layernorm.md", "from a\nvariance of $20 / 3$", 1) == [f"{20 / 3:.3f}"] == ["6.667"]
+    # a default training batch: B = 16 windows of T = 16 tokens, d = 32 features
+    assert shown_after("layers/layernorm.md", "That costs memory", 2) == [f"{16 * 16 * 32:,}", f"{16 * 16:,}"]
+    # 24 blocks: 2 * 24 + 1 = 49 norms of 2 * 1024 numbers
+    assert shown_after("layers/layernorm.md", "24 pre-LN blocks", 1) == [f"{49 * 2048:,}"] == ["100,352"]

@@ -3,7 +3,11 @@
 The documents the product was specified from live beside the project, in `../shared/seeds/` (CI has them there);
 facts and numbers carry over from them, sentences do not. Formulas, code, numbers and paper titles (the References
 sections) are left out of the comparison by `scripts/seed_overlap.py`, which also lists the runs:
-`python scripts/seed_overlap.py ../shared/seeds`.
+`python scripts/seed_overlap.py ../shared/seeds [built site]`.
+
+Three kinds of text are checked: the pages' Markdown; the built pages, for everything the build writes (shapes notes,
+code-and-math captions, widget notes and readouts); and the exercises' statements and hints. The built pages come
+from one strict build, or from `LAYERWISE_SITE` (a folder holding a build of this tree) to save the minute.
 """
 import os
 import sys
@@ -14,7 +18,9 @@ import pytest
 from page_values import REPO
 
 sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO / "tests" / "site"))
 import seed_overlap  # noqa: E402
+from crosslink_harness import mkdocs_build  # noqa: E402
 
 SEEDS = Path(os.environ.get("LAYERWISE_SEEDS", seed_overlap.SEEDS))
 
@@ -30,6 +36,40 @@ def test_no_page_shares_a_run_of_8_words_with_the_source_documents(seed_runs):
     found = [run for path in sorted((REPO / "docs").rglob("*.md"))
              for run in seed_overlap.shared_runs(str(path.relative_to(REPO / "docs")), path.read_text(), seed_runs)]
     assert [f"docs/{run.page}:{run.line}: {run.words}" for run in found] == []
+
+
+@pytest.fixture(scope="module")
+def built_site(seed_runs, tmp_path_factory):
+    if os.environ.get("LAYERWISE_SITE"):
+        return Path(os.environ["LAYERWISE_SITE"])
+    site = tmp_path_factory.mktemp("own-words-site")
+    result = mkdocs_build(REPO / "mkdocs.yml", site)
+    assert result.returncode == 0, f"strict build failed:\n{result.stderr[-4000:]}"
+    return site
+
+
+def test_no_built_page_shares_a_run_of_8_words_with_the_source_documents(seed_runs, built_site):
+    found = seed_overlap.built_runs(built_site, seed_runs)
+    assert [f"{run.page}: {run.words}" for run in found] == []
+
+
+@pytest.mark.xfail(reason="engine/exercises/ statements and hints are being rewritten on the grader branch "
+                          "(issue 20); `python scripts/seed_overlap.py` lists the runs", strict=False)
+def test_no_exercise_shares_a_run_of_8_words_with_the_source_documents(seed_runs):
+    found = seed_overlap.exercise_runs(seed_runs)
+    assert [f"{run.page}: {run.words}" for run in found] == []
+
+
+def test_a_built_page_is_read_as_its_reader_sees_it(seed_runs):
+    copied = "Each one is a few lines of NumPy, but each has a detail that silently breaks training."
+    shown = f"<p>{copied}</p>"
+    hidden = [f"<pre>{copied}</pre>", f"<code>{copied}</code>", f'<span class="katex">{copied}</span>',
+              f'<div class="lw-exercise"><p>{copied}</p><br></div>']
+    references = f'<h2 id="references">References</h2><ul><li>{copied}</li></ul>'
+    page = "<html><nav>" + copied + "</nav><article>" + shown + "".join(hidden) + "<h2 id=\"next\">Next</h2>"
+    text = seed_overlap.reader_text(page + references + "</article><footer>" + copied + "</footer></html>")
+    assert text.split() == copied.split() + ["Next"]
+    assert len(seed_overlap.text_runs("probe", text, seed_runs)) == 1
 
 
 def test_the_check_finds_a_copied_sentence_and_ignores_formulas_numbers_and_titles(seed_runs):

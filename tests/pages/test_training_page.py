@@ -29,15 +29,67 @@ def test_schedule_and_optimiser_defaults():
     assert SHOWN[4:8] == ["0.9", "0.95", "1e-08", "0.1"]  # two plain numbers, never a Python list
 
 
+def adam_step_lengths(betas, steps):
+    """Uncorrected over corrected step lengths, from running Adam's two moment recursions on a constant gradient."""
+    m = v = 0.0
+    ratios = []
+    for t in range(1, steps + 1):
+        m, v = betas[0] * m + (1 - betas[0]), betas[1] * v + (1 - betas[1])  # g = 1
+        ratios.append((m / math.sqrt(v)) / ((m / (1 - betas[0] ** t)) / math.sqrt(v / (1 - betas[1] ** t))))
+    return ratios
+
+
+def test_how_far_off_an_uncorrected_adam_step_is():
+    table_steps = (1, 2, 5, 10, 20, 100, 1000)
+    engine_b2, usual_b2 = adam_step_lengths((0.9, 0.95), 1000), adam_step_lengths((0.9, 0.999), 1000)
+    assert SHOWN[8:22] == [f"{ratios[t - 1]:.2f}" for ratios in (engine_b2, usual_b2) for t in table_steps]
+    assert SHOWN[8] == "0.45" and SHOWN[15] == "3.16"  # 0.1 / sqrt(0.05) and 0.1 / sqrt(0.001)
+    too_short = next(t for t, r in enumerate(engine_b2, 1) if r > 1) - 1
+    assert too_short == 8 and all(r < 1 for r in engine_b2[:8])
+    peak = max(range(1000), key=engine_b2.__getitem__)
+    assert SHOWN[22:26] == [str(too_short), f"{engine_b2[peak]:.2f}", str(peak + 1), f"{max(usual_b2):.1f}"]
+    assert SHOWN[23] == "1.10" and SHOWN[25] == "6.6"
+    assert "three to six and a half times too large through the first hundred steps" in PAGE
+    assert min(usual_b2[:100]) > 3 and max(usual_b2) < 6.6 and usual_b2[199] > 2
+
+
+def test_reading_a_loss_landmarks_by_hand():
+    text = (REPO / "engine" / "data" / "sonnets.txt").read_text(encoding="utf-8")
+    uniform = math.log(len(set(text)))  # ln 60
+    counts = {c: text.count(c) for c in set(text)}
+    entropy = -sum(n / len(text) * math.log(n / len(text)) for n in counts.values())
+    assert SHOWN[33:39] == [f"{uniform:.2f}", f"{uniform / math.log(2):.2f}", "60",
+                            f"{entropy:.2f}", f"{entropy / math.log(2):.2f}", f"{math.exp(entropy):.1f}"]
+    assert entropy < uniform and SHOWN[39] == "1,500"
+
+
+def test_the_overfitting_table_shows_memorising():
+    rows = [SHOWN[40 + 3 * i:43 + 3 * i] for i in range(8)]
+    steps = [int(step) for step, _, _ in rows]
+    train_loss = [float(t) for _, t, _ in rows]
+    val_loss = [float(v) for _, _, v in rows]
+    assert steps == list(range(50, 401, 50))
+    best = val_loss.index(min(val_loss))
+    assert SHOWN[64] == str(steps[best])
+    assert all(a > b for a, b in zip(train_loss, train_loss[1:]))  # training loss keeps falling
+    assert all(a < b for a, b in zip(val_loss[best:], val_loss[best + 1:]))  # validation climbs after its best
+    assert val_loss[-1] - min(val_loss) > 0.2 and val_loss[-1] - train_loss[-1] > 1.0  # a clear gap
+
+
+def test_knowledge_check_reading_a_loss():
+    assert SHOWN[68:70] == [f"{1.5 / math.log(2):.2f}", f"{math.exp(1.5):.2f}"] == ["2.16", "4.48"]
+    assert 4 < math.exp(1.5) < 5 and SHOWN[70] == SHOWN[36]  # the frequency-only loss, as in the section
+
+
 def test_command_line_defaults():
     settings = train.TrainSettings()
-    assert SHOWN[8:15] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
+    assert SHOWN[26:33] == ["2,000", "16", "0.003", "100", "1.0", "200", "500"]
     assert (settings.steps, settings.batch_size, settings.lr, settings.warmup_steps, settings.grad_clip,
             settings.eval_every, settings.checkpoint_every) == (2000, 16, 0.003, 100, 1.0, 200, 500)
 
 
 def test_knowledge_check_predictions_per_step():
-    assert SHOWN[15:18] == ["16", "16", "256"]
+    assert SHOWN[65:68] == ["16", "16", "256"]
 
 
 def test_knowledge_check_clipping():
@@ -58,8 +110,8 @@ def test_knowledge_check_first_adamw_step_moves_by_the_learning_rate():
 
 
 def test_knowledge_check_top_k_and_temperature():
-    assert SHOWN[18] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
-    assert len(SHOWN) == 19
+    assert SHOWN[71] == f"{math.exp(0) / (math.exp(1) + math.exp(0.5) + math.exp(0)):.4f}"
+    assert len(SHOWN) == 72
 
 
 def test_typed_description_of_the_widgets():

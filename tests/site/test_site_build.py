@@ -103,7 +103,7 @@ def test_shapes_tables_give_the_batch_letter_the_training_default(built_site):
     html = (built_site / "model" / "model" / "index.html").read_text()
     assert f"<td><code>ids</code></td><td><code>(B, T)</code></td><td><code>({B}, {T})</code></td>" in html
     assert f"<td><code>(B, T, V)</code></td><td><code>({B}, {T}, {V})</code></td>" in html
-    assert f"B = batch_size = {B} (training default)" in html
+    assert f"B is batch_size, {B}, a training default" in html
 
 
 def test_search_index_keeps_prose_and_titles_but_not_numbers_or_code(built_site):
