@@ -2,6 +2,7 @@
 # The project's two entry points, each doing all of its own set-up on a fresh machine:
 #   bash scripts/dev.sh serve   build the site and serve it with live widgets on http://127.0.0.1:8000/
 #   bash scripts/dev.sh test    run the whole test suite (engine, build, cross-links, real Chromium)
+#   bash scripts/dev.sh build   build the site strictly into site/ (SITE_URL: where it will be served)
 # Set-up is idempotent: a .venv with the project and its extras, node_modules from package-lock.json,
 # .venv-pyodide with Pyodide's packaging tools (on Pyodide's own Python version), and Debian's chromium for
 # the browser tests.
@@ -104,6 +105,13 @@ case "${1:-}" in
     shift
     exec "$venv/bin/mkdocs" serve --strict --dev-addr 127.0.0.1:8000 "$@"
     ;;
+  build)
+    setup_python
+    setup_node
+    setup_pyodide_tools
+    shift
+    exec "$venv/bin/mkdocs" build --strict "$@"
+    ;;
   test)
     setup_python
     setup_node
@@ -113,7 +121,7 @@ case "${1:-}" in
     exec "$venv/bin/python" -m pytest "$@"
     ;;
   *)
-    echo "usage: bash scripts/dev.sh serve|test [extra arguments]" >&2
+    echo "usage: bash scripts/dev.sh serve|test|build [extra arguments]" >&2
     exit 2
     ;;
 esac

@@ -28,10 +28,11 @@ LINK = re.compile(r"\[[^\]]*\]\(([^)#\s]+)[^)]*\)")
 
 
 class _Loader(yaml.SafeLoader):
-    """mkdocs.yml may hold `!!python/name:` tags; the nav needs none of them."""
+    """mkdocs.yml may hold `!!python/name:` and `!ENV` tags; the nav needs none of them."""
 
 
 _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+_Loader.add_constructor("!ENV", lambda loader, node: None)
 
 
 def nav_pages() -> list[str]:
