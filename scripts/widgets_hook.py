@@ -25,7 +25,6 @@ BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css
 CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
 PACKAGE_CACHE = ROOT / ".cache" / "layerwise-engine"
-WHEELS = "wheels"  # the pure wheel at a URL that stays put while its version does: wheels/layerwise-0.1.0-py3-none-any.whl
 # The self-hosted runtime seen from the engine's folder in the site (ASSETS/engine-<key>/): its lock file names
 # NumPy by this relative path, so the site works under any origin and path.
 SELF_HOSTED_FROM_ENGINE = "../" * (ASSETS.count("/") + 2) + pyodide_dist.SITE_FOLDER + "/"
@@ -128,7 +127,7 @@ def on_files(files, config):
     for path in sorted(p for p in _build["package"].iterdir() if p.is_file()):  # the compiled wheel and pyodide-lock.json
         files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
     wheel = engine_package.pure_wheel(_build["package"])
-    files.append(File.generated(config, f"{WHEELS}/{wheel.name}", abs_src_path=str(wheel)))
+    files.append(File.generated(config, f"{engine_package.SITE_WHEELS}/{wheel.name}", abs_src_path=str(wheel)))
     pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
     engine_config = {  # URLs relative to this file's folder
         "pyodideVersion": _build["version"],

@@ -26,6 +26,7 @@ DIST_NAME = "layerwise"  # [project] name in pyproject.toml: the package name th
 LOCK = "pyodide-lock.json"
 TOOLS_VENV = ".venv-pyodide"
 PIP_FOLDER = "pip"  # inside the package folder: the pure wheel, as the build backend made it
+SITE_WHEELS = "wheels"  # where the site serves that wheel, at a URL that stays put while its version does
 # What a cached folder holds, in the cache key: a folder made before the pure wheel was kept is not taken for one.
 LAYOUT = b"compiled wheel, lock, pip/pure wheel"
 WHEEL_INPUTS = ("pyproject.toml", "README.md")  # besides engine/: what the build backend reads
