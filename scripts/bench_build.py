@@ -3,7 +3,8 @@
     .venv/bin/python scripts/bench_build.py [--runs 3]
 
 Prints min / median / max seconds. The rebuild measurement builds a mirror of the project twice in one process,
-as `mkdocs serve` does, changing one page in between, and reports how many Python files the cross-linker re-parsed.
+as `mkdocs serve` does, changing one page in between, and reports how many Python files the cross-linker re-parsed
+and how long the notebooks' hook took.
 """
 from __future__ import annotations
 
@@ -82,6 +83,21 @@ class _ParseCounter(logging.Handler):
             self.messages.append(record.getMessage())
 
 
+def _time_hook(config, module: str, spent: list[float]) -> None:
+    """Wrap every event of the hook whose module is `module` so that its wall time adds up in spent[0]."""
+    def timed(event):
+        def run(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return event(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - start
+        return run
+
+    for events in config.plugins.events.values():
+        events[:] = [timed(e) if getattr(e, "__module__", "").endswith(module) else e for e in events]
+
+
 def serve_style_rebuild() -> None:
     """Two builds in one process over a mirror of the project, one page edited in between."""
     from mkdocs.commands.build import build
@@ -105,11 +121,13 @@ def serve_style_rebuild() -> None:
                 page = mirror / "docs" / "layers" / "linear.md"
                 page.write_text(page.read_text() + "\nOne more sentence, as an author would add it.\n")
             config = load_config(str(mirror / "mkdocs.yml"), site_dir=str(Path(tmp) / "site"), strict=True)
+            notebooks = [0.0]
+            _time_hook(config, "notebooks_hook.py", notebooks)
             start = time.perf_counter()
             build(config)
-            timings.append((step, time.perf_counter() - start, counter.messages[-1]))
-    for step, seconds, message in timings:
-        print(f"  {step:<46} {seconds:6.2f} s   {message}")
+            timings.append((step, time.perf_counter() - start, counter.messages[-1], notebooks[0]))
+    for step, seconds, message, notebooks in timings:
+        print(f"  {step:<46} {seconds:6.2f} s   {message}; notebooks' hook {notebooks:.2f} s")
 
 
 def main() -> None:

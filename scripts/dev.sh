@@ -2,6 +2,7 @@
 # The project's two entry points, each doing all of its own set-up on a fresh machine:
 #   bash scripts/dev.sh serve   build the site and serve it with live widgets on http://127.0.0.1:8000/
 #   bash scripts/dev.sh test    run the whole test suite (engine, build, cross-links, real Chromium)
+#   bash scripts/dev.sh build   build the site strictly into site/ (SITE_URL: where it will be served)
 # and one for contributors:
 #   bash scripts/dev.sh new-page NAME "Title" --after PAGE   a new layer page's files, with places to fill
 # Set-up is idempotent: a .venv with the project and its extras, node_modules from package-lock.json,
@@ -106,6 +107,13 @@ case "${1:-}" in
     shift
     exec "$venv/bin/mkdocs" serve --strict --dev-addr 127.0.0.1:8000 "$@"
     ;;
+  build)
+    setup_python
+    setup_node
+    setup_pyodide_tools
+    shift
+    exec "$venv/bin/mkdocs" build --strict "$@"
+    ;;
   test)
     setup_python
     setup_node
@@ -120,7 +128,7 @@ case "${1:-}" in
     exec "$venv/bin/python" scripts/new_page.py "$@"
     ;;
   *)
-    echo "usage: bash scripts/dev.sh serve|test [extra arguments] | new-page NAME \"Title\" --after PAGE" >&2
+    echo "usage: bash scripts/dev.sh serve|test|build [extra arguments] | new-page NAME \"Title\" --after PAGE" >&2
     exit 2
     ;;
 esac

@@ -10,6 +10,7 @@ import logging
 import re
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 SCRIPTS = Path(__file__).resolve().parent
 if str(SCRIPTS) not in sys.path:
@@ -123,5 +124,5 @@ def on_shutdown():
 
 
 def on_post_build(config):
-    for problem in check_site(Path(config.site_dir)):
+    for problem in check_site(Path(config.site_dir), base_path=urlsplit(config.site_url or "/").path or "/"):
         log.warning(problem)

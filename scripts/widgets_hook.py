@@ -1,5 +1,6 @@
 """mkdocs hook for the live widgets: pre-renders ```widget fences, ships the browser code, the engine wheel with the
-site's pyodide-lock.json, and (with ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
+site's pyodide-lock.json, the engine's pure wheel for ``pip install`` (``wheels/``), and (with ``PYODIDE_DIST``) a
+self-hosted Pyodide into the built site.
 
 Listed under ``hooks:`` in mkdocs.yml beside the cross-linker's hook; the work is done in ``scripts/livewidgets/``.
 """
@@ -123,8 +124,10 @@ def on_files(files, config):
     for name in BROWSER_FILES:
         files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(ROOT / "widgets" / name)))
     engine_folder = f"engine-{_build['key']}"  # named by content: a changed engine is never served from a cache
-    for path in sorted(_build["package"].iterdir()):  # the compiled wheel and pyodide-lock.json
+    for path in sorted(p for p in _build["package"].iterdir() if p.is_file()):  # the compiled wheel and pyodide-lock.json
         files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
+    wheel = engine_package.pure_wheel(_build["package"])
+    files.append(File.generated(config, f"{engine_package.SITE_WHEELS}/{wheel.name}", abs_src_path=str(wheel)))
     pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
     engine_config = {  # URLs relative to this file's folder
         "pyodideVersion": _build["version"],

@@ -58,6 +58,8 @@ class Result(NamedTuple):
 
 
 GROUPS = ("step", "forward", "backward")
+# How a page heads each group of outputs, in this order (the pre-render, widget-render.js and engine.notebook)
+GROUP_TITLES = {"step": "Intermediate steps", "forward": "Forward", "backward": "Backward"}
 GRADIENT_TOLERANCE = 1e-6  # central differences with h=1e-5 agree to ~1e-9 on these small, smooth examples
 
 

@@ -33,16 +33,23 @@ def page_links(html: str) -> list[tuple[str, str, str]]:
     return links
 
 
-def _target_file(site: Path, page: Path, url_path: str) -> Path:
-    """The built file a URL path points at; absolute paths (the 404 page uses them) start at the site root."""
-    base = "" if url_path.startswith("/") else page.parent.relative_to(site).as_posix()
-    joined = posixpath.normpath(posixpath.join(base, unquote(url_path).lstrip("/"))).lstrip("/")
+def _target_file(site: Path, page: Path, url_path: str, base_path: str) -> Path | None:
+    """The built file a URL path points at; absolute paths (the 404 page uses them) start at ``base_path``, the
+    site's own path on its server (``/some/path/`` for a site_url of https://example.org/some/path/), and any other
+    absolute path is outside the site (None)."""
+    if url_path.startswith("/"):
+        if not url_path.startswith(base_path):
+            return None
+        base, url_path = "", url_path[len(base_path):]
+    else:
+        base = page.parent.relative_to(site).as_posix()
+    joined = posixpath.normpath(posixpath.join(base, unquote(url_path))).lstrip("/")
     target = site / joined
     return target / "index.html" if target.is_dir() else target
 
 
-def check_site(site: Path, allowed_origins: tuple[str, ...] = ()) -> list[str]:
-    """Problems found, each naming the page, the link and what is missing."""
+def check_site(site: Path, allowed_origins: tuple[str, ...] = (), base_path: str = "/") -> list[str]:
+    """Problems found, each naming the page, the link and what is missing; ``base_path`` is the path of site_url."""
     texts = {p: p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
     ids: dict[Path, set[str]] = {}
     problems = []
@@ -57,8 +64,8 @@ def check_site(site: Path, allowed_origins: tuple[str, ...] = ()) -> list[str]:
                 if tag != "a" and origin not in allowed_origins:
                     problems.append(f"page '{name}' loads {url} from another origin ({tag} {attribute})")
                 continue
-            target = _target_file(site, page, parts.path) if parts.path else page
-            if not target.is_file():
+            target = _target_file(site, page, parts.path, base_path) if parts.path else page
+            if target is None or not target.is_file():
                 problems.append(f"page '{name}' links to '{url}', which is not a file of the site")
                 continue
             if parts.fragment and target.suffix == ".html":

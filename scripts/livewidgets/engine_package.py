@@ -7,6 +7,9 @@
 3. ``pyodide py-compile`` (pyodide-build) replaces the wheel's sources by bytecode for Pyodide's Python and updates
    the lock's file name and sha256, so the worker does not compile the engine on import.
 
+The wheel of step 1 is kept as it was made, in ``pip/``, for everyone else: the site serves it for ``pip install``
+(the pages' notebooks install the engine from it).
+
 The tools need Python >= 3.12 and py-compile writes bytecode for the Python it runs on, so they run in their own
 ``.venv-pyodide`` made with Pyodide's Python version (``scripts/dev.sh`` creates it). The one step written here is
 the rebasing of the runtime's own packages (NumPy) onto the folder or CDN they are served from, since the lock file
@@ -22,6 +25,10 @@ from pathlib import Path
 DIST_NAME = "layerwise"  # [project] name in pyproject.toml: the package name the worker loads
 LOCK = "pyodide-lock.json"
 TOOLS_VENV = ".venv-pyodide"
+PIP_FOLDER = "pip"  # inside the package folder: the pure wheel, as the build backend made it
+SITE_WHEELS = "wheels"  # where the site serves that wheel, at a URL that stays put while its version does
+# What a cached folder holds, in the cache key: a folder made before the pure wheel was kept is not taken for one.
+LAYOUT = b"compiled wheel, lock, pip/pure wheel"
 WHEEL_INPUTS = ("pyproject.toml", "README.md")  # besides engine/: what the build backend reads
 
 
@@ -62,7 +69,7 @@ def source_digest(root, salt=b""):
 
 def cache_key(root, base_lock, runtime_url):
     """A hash of the engine's files, the build inputs, the runtime's lock file and where the runtime is served."""
-    return source_digest(root, runtime_url.encode() + b"\0" + Path(base_lock).read_bytes())
+    return source_digest(root, LAYOUT + b"\0" + runtime_url.encode() + b"\0" + Path(base_lock).read_bytes())
 
 
 def rebased(lock, runtime_url):
@@ -76,7 +83,8 @@ def rebased(lock, runtime_url):
 
 def build(root, base_lock, runtime_url, cache_dir):
     """Return ``(folder, key)``: a folder holding the compiled engine wheel and ``pyodide-lock.json`` (the runtime's
-    lock rebased onto ``runtime_url``, plus ``layerwise``), built only when :func:`cache_key` changed."""
+    lock rebased onto ``runtime_url``, plus ``layerwise``), and the pure wheel in ``pip/`` (:func:`pure_wheel`),
+    built only when :func:`cache_key` changed."""
     key = cache_key(root, base_lock, runtime_url)
     target = Path(cache_dir) / key
     if (target / LOCK).is_file():
@@ -89,15 +97,24 @@ def build(root, base_lock, runtime_url, cache_dir):
         _run([str(python), "-m", "build", "--no-isolation", "--outdir", str(dists), str(root)], root)
         out.mkdir()
         wheel = shutil.move(next(dists.glob("*.whl")), out)
+        pure = Path(work) / PIP_FOLDER  # beside `out` while py-compile rewrites the wheels in it
+        pure.mkdir()
+        shutil.copy2(wheel, pure)
         (out / LOCK).write_text(json.dumps(rebased(json.loads(Path(base_lock).read_text()), runtime_url)))
         _run([pyodide, "lockfile", "add-wheels", "--input", str(out / LOCK), "--output", str(out / LOCK), wheel], root)
         _run([pyodide, "py-compile", "--silent", "--no-keep", str(out)], root)
+        pure.rename(out / PIP_FOLDER)
         try:
             out.rename(target)  # atomic: a concurrent build never sees half a folder
         except OSError:  # another build finished the same key first
             if not (target / LOCK).is_file():
                 raise
     return target, key
+
+
+def pure_wheel(folder):
+    """The wheel the build backend made (``layerwise-<version>-py3-none-any.whl``): what ``pip install .`` gets."""
+    return next((Path(folder) / PIP_FOLDER).glob("*.whl"))
 
 
 def engine_entry(folder):

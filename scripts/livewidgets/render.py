@@ -9,8 +9,7 @@ from html import escape
 
 from engine.examples import get_kind
 from engine.examples.fmt import format_input
-
-GROUP_TITLES = {"step": "Intermediate steps", "forward": "Forward", "backward": "Backward"}
+from engine.examples.kind import GROUP_TITLES
 
 
 def widget_html(kind_name, widget_id, overrides):

@@ -11,6 +11,7 @@ import markdown
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "project"
+PUBLISHED_URL = "https://example.org/some/path/"  # SITE_URL of the published_site fixture: below the root of an origin
 if str(REPO / "scripts") not in sys.path:
     sys.path.insert(0, str(REPO / "scripts"))
 
@@ -24,9 +25,11 @@ def nav_pages(sections_only: bool = False) -> list[str]:
     return [src for _, src in sitenav.nav_pages(sitenav.load_nav(REPO / "mkdocs.yml"), sections_only)]
 
 
-def mkdocs_build(config: Path, site_dir: Path) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` in a subprocess, as a developer or CI runs it."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+def mkdocs_build(config: Path, site_dir: Path, environ: dict | None = None) -> subprocess.CompletedProcess:
+    """`mkdocs build --strict` in a subprocess, as a developer or CI runs it, with ``environ`` added to its
+    environment; a ``SITE_URL`` of the caller's own environment is left out, so that the default is what is built
+    unless ``environ`` sets one."""
+    env = {**{k: v for k, v in os.environ.items() if k != "SITE_URL"}, "NO_MKDOCS_2_WARNING": "1", **(environ or {})}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
         capture_output=True, text=True, env=env, cwd=config.parent, timeout=600,

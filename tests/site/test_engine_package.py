@@ -33,7 +33,7 @@ def test_the_lock_names_the_engine_as_layerwise_depending_on_numpy(package):
     lock = json.loads((package / "pyodide-lock.json").read_text())
     entry = lock["packages"]["layerwise"]
     wheel = package / entry["file_name"]
-    assert sorted(p.name for p in package.iterdir()) == sorted(["pyodide-lock.json", wheel.name])
+    assert sorted(p.name for p in package.iterdir()) == sorted(["pyodide-lock.json", wheel.name, "pip"])
     assert wheel.name == "layerwise-0.1.0-cp313-none-any.whl"  # py-compile's tag: bytecode for CPython 3.13
     assert entry["depends"] == ["numpy"] and entry["imports"] == ["engine"] and entry["version"] == "0.1.0"
     assert entry["sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
@@ -61,6 +61,17 @@ def test_the_wheel_is_what_the_build_backend_makes_compiled_for_pyodides_python(
     assert not any(name.endswith(".py") for name in names)
     assert set(bytecode.values()) == {PYTHON_313_MAGIC}
     assert "engine/data/sonnets.txt" in names  # package data, as pyproject.toml declares it
+
+
+def test_the_pure_wheel_is_kept_as_the_build_backend_made_it(package):
+    wheel = engine_package.pure_wheel(package)
+    assert [p.name for p in (package / "pip").iterdir()] == [wheel.name] == ["layerwise-0.1.0-py3-none-any.whl"]
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        generator = archive.read("layerwise-0.1.0.dist-info/WHEEL").decode()
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "engine").rglob("*.py")}
+    assert sources <= names and not any(name.endswith(".pyc") for name in names)
+    assert "Root-Is-Purelib: true" in generator and "Tag: py3-none-any" in generator
 
 
 def test_a_second_build_reuses_the_cached_package(package, monkeypatch):

@@ -23,3 +23,12 @@ def test_reports_missing_pages_anchors_and_foreign_loads_and_accepts_the_rest(tm
         "page 'index.html' links to 'nowhere/', which is not a file of the site",
     ]
     assert check_site(tmp_path, allowed_origins=("https://cdn.example.org",))[0].startswith("page 'a/index.html' links")
+
+
+def test_absolute_paths_start_at_the_sites_own_path(tmp_path):
+    """A site published at https://example.org/some/path/: its 404 page links /some/path/a/, never /a/."""
+    _page(tmp_path / "404.html", ("", '<a href="/some/path/a/">in the site</a><a href="/a/">outside it</a>'))
+    _page(tmp_path / "a" / "index.html", ("", "<h1>A</h1>"))
+    assert check_site(tmp_path, base_path="/some/path/") == [
+        "page '404.html' links to '/a/', which is not a file of the site"]
+    assert check_site(tmp_path) == ["page '404.html' links to '/some/path/a/', which is not a file of the site"]
