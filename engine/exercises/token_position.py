@@ -29,8 +29,8 @@ MISTAKES = (
     Mistake("position looked up by token id", "pos_emb[:T]", "pos_emb[ids]",
             "The position table is indexed by the *position* t = 0, 1, ..., T - 1, not by the token id: "
             "add `pos_emb[:T]`."),
-    Mistake("every position row", "return tok_emb[ids] + pos_emb[:T]", "return tok_emb[ids] + pos_emb",
-            "`pos_emb` has T_max rows; a sequence of T tokens uses only the first T: `pos_emb[:T]`."),
+    Mistake("positions counted from 1", "pos_emb[:T]", "pos_emb[1:T + 1]",
+            "Positions count from 0: the first token of a sequence gets row 0 of `pos_emb`, so add `pos_emb[:T]`."),
 )
 
 

@@ -1,0 +1,38 @@
+"""Notice a learner's code calling the engine's own functions, which are the answers the grader compares with.
+
+A profile hook, set only while learner code runs, records the first call into a Python function of the engine's
+files outside ``engine/exercises/`` (the grader, and the cases' own functions such as ``numerical_gradient``'s
+``f``). Watching the call itself, rather than reading the source, catches every route to it: ``from engine.norms
+import layernorm_backward as lb``, ``getattr``, a module imported under another name, an exercise's ``reference``
+(which calls the engine).
+"""
+import os
+import sys
+
+ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+EXERCISES_DIR = os.path.join(ENGINE_DIR, "exercises") + os.sep
+
+
+class EngineCalls:
+    def __init__(self):
+        self.first = None  # the code object of the first engine function the learner's code called
+
+    def watch(self):
+        sys.setprofile(self._profile)
+
+    @staticmethod
+    def stop():
+        sys.setprofile(None)
+
+    def _profile(self, frame, event, arg):
+        # Runs inside learner code, under whatever builtins it left: string methods and attributes only.
+        if event == "call" and self.first is None:
+            filename = frame.f_code.co_filename
+            if filename.startswith(ENGINE_DIR) and not filename.startswith(EXERCISES_DIR):
+                self.first = frame.f_code
+
+    def name(self):
+        """The dotted name of the first engine function called, e.g. ``engine.norms.layernorm_backward``."""
+        module = os.path.relpath(self.first.co_filename, ENGINE_DIR)[:-len(".py")].replace(os.sep, ".")
+        module = "engine" if module == "__init__" else "engine." + module.removesuffix(".__init__")
+        return f"{module}.{self.first.co_qualname}"
