@@ -1,7 +1,7 @@
 """Exercise: count the parameters of the pre-LN GPT."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import param_count as _param_count
-from ._spec import Mistake, case, starter
+from ._spec import Mistake, case, random_case, starter
 
 TITLE = "Counting parameters"
 PAGE = "model/model.md"
@@ -13,7 +13,7 @@ STATEMENT = """\
 Write `gpt_param_count(V, T, d, F, L)` returning the number of parameters (an int) of this site's model with
 LayerNorm in the pre-LN placement: a token table `(V, d)` and a position table `(T, d)`; per block, two LayerNorms
 (gain and bias, `d` each), the four attention matrices `(d, d)` with their biases, and the MLP `(d, F)` + `(F,)` and
-`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`."""
+`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`. All sizes are integers from 1 up (V from 2)."""
 SOLUTION = '''\
 def gpt_param_count(V, T, d, F, L):
     """Return the number of parameters as an int."""
@@ -39,6 +39,11 @@ MISTAKES = (
 )
 
 
+def _size(low, high):
+    """A size drawn from the case's generator, as a plain int."""
+    return lambda rng: int(rng.integers(low, high))
+
+
 def reference(V, T, d, F, L):
     return _param_count(_GPTConfig(vocab_size=V, seq_len=T, emb_dim=d, ff_dim=F, num_layers=L, num_heads=1))
 
@@ -47,4 +52,8 @@ CASES = (
     case("V = 5, T = 3, d = 2, F = 4, L = 1", V=5, T=3, d=2, F=4, L=1),
     case("the site's default model: V = 60, T = 16, d = 32, F = 128, L = 2", V=60, T=16, d=32, F=128, L=2),
     case("GPT-2 small's sizes: V = 50257, T = 1024, d = 768, F = 3072, L = 12", V=50257, T=1024, d=768, F=3072, L=12),
+    random_case("sizes drawn at random (seeded)", seed=78, V=_size(2, 500), T=_size(1, 64), d=_size(1, 100),
+                F=_size(1, 400), L=_size(1, 30)),
+    random_case("other sizes drawn at random (seeded)", seed=79, V=_size(2, 500), T=_size(1, 64), d=_size(1, 100),
+                F=_size(1, 400), L=_size(1, 30)),
 )
