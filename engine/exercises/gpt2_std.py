@@ -14,7 +14,7 @@ with. The base value is 0.02. Two matrices per block, the attention output `wo` 
 result straight into the residual stream (`residual` is `True` for them): over `L = num_layers` blocks that is
 `2L` independent contributions whose variances add up, so each gets a share \\(1/(2L)\\) of the variance, a
 standard deviation of \\(0.02/\\sqrt{2L}\\). Every other matrix keeps 0.02. `num_layers` is any integer from 1
-up."""
+up. The result is a float64 number."""
 SOLUTION = '''\
 def gpt2_std(num_layers, residual):
     """num_layers: L >= 1; residual: True for wo and ff2_w. Return the standard deviation."""
