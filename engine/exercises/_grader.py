@@ -133,7 +133,7 @@ def _check_case(exercise, learner, function, item):
         message = difference(case, name, want, have)
         if message:
             comparison = _cells.comparison(name, want, have)
-            raise Stop(message, shown(case, comparison[3]), comparison, _matching_hint(exercise, item, index, have))
+            raise Stop(message, shown(case, comparison[3]), comparison, _matching_hint(exercise, item, index, got))
     changed = changed_input(inputs, before, getattr(exercise, "MAY_CHANGE_INPUTS", ()))
     if changed:
         raise Stop(f"On {case.label}, `{exercise.FUNCTION}` changed its input `{changed}` in place. Leave the "
@@ -142,12 +142,11 @@ def _check_case(exercise, learner, function, item):
 
 
 def _matching_hint(exercise, item, index, got):
-    """The hint of the first known mistake whose output ``index`` on this case is the learner's and is wrong."""
+    """The hint of the first known mistake that returns on this case what the learner's code returned (every
+    output), where output ``index`` is wrong: a mistake that raises, or that is right there, explains nothing."""
     for mistake, outputs in zip(getattr(exercise, "MISTAKES", ()), item.mistakes):
-        if outputs is None:
-            continue
-        wrong = outputs[index]
-        if agrees(got, wrong) and not agrees(wrong, item.expected[index]):
+        if (outputs is not None and all(agrees(have, wrong) for have, wrong in zip(got, outputs))
+                and not agrees(outputs[index], item.expected[index])):
             return mistake.hint
     return None
 

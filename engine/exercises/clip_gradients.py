@@ -54,8 +54,8 @@ def reference(g1, g2, max_norm):
 
 
 CASES = (
-    case("g1 = [3, 0], g2 = [[0, 4]] (global norm 5) with max_norm 1", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=1.0),
-    case("the same gradients with max_norm 10 (no clipping)", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=10.0),
+    case("g1 = [2, 1], g2 = [[2, 4]] (global norm 5) with max_norm 1", g1=[2.0, 1.0], g2=[[2.0, 4.0]], max_norm=1.0),
+    case("the same gradients with max_norm 10 (no clipping)", g1=[2.0, 1.0], g2=[[2.0, 4.0]], max_norm=10.0),
     random_case("random g1 (3, 4) and g2 (5,) with max_norm 2", seed=32, g1=normal(3, 4), g2=normal(5, scale=3.0),
                 max_norm=2.0),
     case("a global norm exactly max_norm (5): returned unchanged", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=5.0),
