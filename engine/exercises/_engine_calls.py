@@ -1,6 +1,6 @@
 """Notice a learner's code calling the engine's own functions, which are the answers the grader compares with.
 
-A profile hook, set only while learner code runs, records the first call into a Python function of the engine's
+A profile hook, set only while learner code runs, records the calls into Python functions of the engine's
 files outside ``engine/exercises/`` (the grader, and the cases' own functions such as ``numerical_gradient``'s
 ``f``). Watching the call itself, rather than reading the source, catches every route to it: ``from engine.norms
 import layernorm_backward as lb``, ``getattr``, a module imported under another name, an exercise's ``reference``
@@ -14,8 +14,9 @@ EXERCISES_DIR = os.path.join(ENGINE_DIR, "exercises") + os.sep
 
 
 class EngineCalls:
-    def __init__(self):
-        self.first = None  # the code object of the first engine function the learner's code called
+    def __init__(self, answers=()):
+        self.answers = answers  # code objects of the exercise's own engine functions, named first when called
+        self.called = []        # code objects of the engine functions called, in order (with repeats)
 
     def watch(self):
         sys.setprofile(self._profile)
@@ -26,13 +27,16 @@ class EngineCalls:
 
     def _profile(self, frame, event, arg):
         # Runs inside learner code, under whatever builtins it left: string methods and attributes only.
-        if event == "call" and self.first is None:
+        if event == "call":
             filename = frame.f_code.co_filename
             if filename.startswith(ENGINE_DIR) and not filename.startswith(EXERCISES_DIR):
-                self.first = frame.f_code
+                self.called.append(frame.f_code)
 
     def name(self):
-        """The dotted name of the first engine function called, e.g. ``engine.norms.layernorm_backward``."""
-        module = os.path.relpath(self.first.co_filename, ENGINE_DIR)[:-len(".py")].replace(os.sep, ".")
+        """The dotted name of the engine function to name, e.g. ``engine.norms.layernorm_backward``: one of the
+        exercise's own if it was called (``exercises.get`` reaches ``engine.module_names`` on the way), else the
+        first."""
+        code = next((code for code in self.called if code in self.answers), self.called[0])
+        module = os.path.relpath(code.co_filename, ENGINE_DIR)[:-len(".py")].replace(os.sep, ".")
         module = "engine" if module == "__init__" else "engine." + module.removesuffix(".__init__")
-        return f"{module}.{self.first.co_qualname}"
+        return f"{module}.{code.co_qualname}"

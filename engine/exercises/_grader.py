@@ -7,6 +7,7 @@ refused. Whatever it raises is reported with the line in *its* source, never the
 """
 import contextlib
 import io
+import types
 import warnings
 
 import numpy as np
@@ -24,7 +25,6 @@ GRADCHECK_TOLERANCE = 1e-6
 
 def grade(exercise, source):
     """The result dict of the contract (see /ARCHITECTURE.md, Exercises) for ``source`` against ``exercise``."""
-    cases = prepared(exercise)
     result = {"passed": False, "checks": [], "failure": None, "error": None, "figure": None, "output": ""}
     checks = result["checks"]
     printed = io.StringIO()
@@ -32,8 +32,9 @@ def grade(exercise, source):
     with (dropping_new_engine_modules(), contextlib.redirect_stdout(printed), warnings.catch_warnings(),
           np.errstate(all="ignore")):
         warnings.simplefilter("ignore")
+        cases = prepared(exercise)  # before any learner code runs
         guard = ModuleGuard()
-        learner = Learner(source, guard)
+        learner = Learner(source, guard, _answers(exercise))
         check = f"your code runs and defines `{exercise.FUNCTION}`"
         try:
             function = _define(exercise, learner)
@@ -60,8 +61,16 @@ def grade(exercise, source):
             result["error"] = learner_error(error, source)
         finally:
             guard.restore()
+            guard.restore_interpreter()
     result["output"] = printed.getvalue()[:MAX_OUTPUT]
     return result
+
+
+def _answers(exercise):
+    """The code objects of the engine functions the exercise's module bound (its reference's parts)."""
+    return {value.__code__ for value in vars(exercise).values()
+            if isinstance(value, types.FunctionType) and value.__module__.startswith("engine.")
+            and not value.__module__.startswith("engine.exercises")}
 
 
 def _define(exercise, learner):

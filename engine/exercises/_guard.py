@@ -30,6 +30,13 @@ class ModuleGuard:
         self.saved = [(_vars(module), _dict(_vars(module))) for name, module in _list(sys.modules.items())
                       if _guarded(name)]
         self.ids = [_list(_map(_id, saved.values())) for _, saved in self.saved]
+        self.interpreter = sys.getrecursionlimit(), sys.gettrace()
+
+    def restore_interpreter(self):
+        """The recursion limit and the trace function, which learner code could also leave changed."""
+        limit, trace = self.interpreter
+        sys.setrecursionlimit(limit)
+        sys.settrace(trace)
 
     def restore(self):
         """Put every guarded module back as it was; return the changes found, ``[(namespace, {key: value})]``,
