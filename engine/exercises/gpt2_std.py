@@ -35,7 +35,8 @@ MISTAKES = (
             "Variances add, so the standard deviation shrinks with the square root: divide by sqrt(2L), not 2L."),
     Mistake("all matrices scaled", "    if residual:\n        std = std / np.sqrt(2 * num_layers)\n",
             "    std = std / np.sqrt(2 * num_layers)\n",
-            "Only the projections that write into the residual stream are scaled; the others keep 0.02."),
+            "Only `wo` and `ff2_w`, whose outputs are added to the residual stream, get the smaller spread; every "
+            "other matrix keeps 0.02."),
 )
 
 
