@@ -14,7 +14,8 @@ OUTPUTS = ("weights",)
 STATEMENT = """\
 `causal_weights(scores)` should turn scaled attention scores `(..., T, T)` into causal attention weights: every
 row a probability distribution over the keys `j <= i`, with weight exactly 0 on the future. The code below zeroes
-the future, but its rows no longer do what attention weights must. Find out why and fix it. Scores are float64 (NumPy's default); leave them unchanged."""
+the future, but its rows no longer do what attention weights must. Find out why and fix it. Scores are float64
+(NumPy's default); leave them unchanged."""
 SOLUTION = '''\
 def causal_weights(scores):
     """scores: (..., T, T). Return weights of the same shape; row i sums to 1 over keys j <= i."""

@@ -10,7 +10,8 @@ FUNCTION = "causal_mask"
 OUTPUTS = ("mask",)
 STATEMENT = """\
 Write `causal_mask(T)` returning a boolean array of shape `(T, T)`: entry `[i, j]` is `True` when the query at
-position `i` may look at the key at position `j`, that is when `j <= i` (itself and the past, never the future). `T` is any length from 1 up; the mask is a bool array, not float64."""
+position `i` may look at the key at position `j`, that is when `j <= i` (itself and the past, never the future). `T`
+is any length from 1 up; the mask is a bool array, not float64."""
 SOLUTION = '''\
 def causal_mask(T):
     """Return a (T, T) bool array, True where key j may be attended from query i (j <= i)."""

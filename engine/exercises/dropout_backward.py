@@ -13,7 +13,8 @@ OUTPUTS = ("dx",)
 STATEMENT = """\
 `dropout_forward(x, p, mask)` (inverted dropout) is given. Write `dropout_backward(dy, x, p, mask)` returning `dx`:
 the forward multiplied every entry by a constant, 0 or `1/(1 - p)`, so the gradient is `dy` times that same
-constant. (`x` is passed so the signature mirrors the forward; the gradient does not need it.) Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+constant. (`x` is passed so the signature mirrors the forward; the gradient does not need it.) Arrays are float64
+(NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def dropout_forward(x, p, mask):
     return x * mask / (1.0 - p)

@@ -13,7 +13,8 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `dropout_forward(x, p, mask)` for training: `mask` is a boolean array shaped like `x`, `True` where the
 entry is kept (drawn elsewhere with probability `1 - p`). Zero the dropped entries and divide the kept ones by
-`1 - p` (*inverted* dropout), so every entry keeps its expected value and evaluation needs no rescaling. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+`1 - p` (*inverted* dropout), so every entry keeps its expected value and evaluation needs no rescaling. Arrays are
+float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def dropout_forward(x, p, mask):
     """x: any shape, p: drop probability in [0, 1), mask: bool like x (True = keep). Return y."""

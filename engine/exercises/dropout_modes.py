@@ -13,7 +13,8 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `dropout(x, p, mask, training)`. In training (`training` is `True`) it is inverted dropout: keep the entries
 where `mask` is `True` and divide them by `1 - p`, zero the others. In evaluation (`training` is `False`) nothing is
-dropped and nothing is scaled, whatever `mask` holds. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+dropped and nothing is scaled, whatever `mask` holds. Arrays are float64 (NumPy's default); leave the inputs
+unchanged."""
 SOLUTION = '''\
 def dropout(x, p, mask, training):
     """x: any shape, p in [0, 1), mask: bool like x (True = keep), training: bool. Return y."""

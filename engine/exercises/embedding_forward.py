@@ -13,7 +13,8 @@ OUTPUTS = ("out",)
 STATEMENT = """\
 Write `embedding_forward(ids, table)` returning the vectors of the tokens. `table` has shape `(V, d)`: row `i` is
 the vector of token id `i`. `ids` holds integer ids of any shape `(...)`, and the result has shape `(..., d)`:
-one row of the table for every id, in the same arrangement as `ids`. `table` is float64 (NumPy's default); leave it unchanged."""
+one row of the table for every id, in the same arrangement as `ids`. `table` is float64 (NumPy's default); leave it
+unchanged."""
 SOLUTION = '''\
 def embedding_forward(ids, table):
     """ids: integer array (...), table: (V, d). Return out of shape (..., d)."""

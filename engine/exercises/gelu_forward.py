@@ -10,7 +10,8 @@ FUNCTION = "gelu"
 OUTPUTS = ("y",)
 STATEMENT = """\
 Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape):
-\\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\). Arrays are float64 (NumPy's default); leave `x` unchanged."""
+\\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\). Arrays are float64 (NumPy's default); leave
+`x` unchanged."""
 SOLUTION = '''\
 def gelu(x):
     """Elementwise GELU, tanh approximation. Return y with the shape of x."""

@@ -12,7 +12,8 @@ STATEMENT = """\
 Write `layernorm_forward(x, gamma, beta, eps=1e-5)` returning `y`, the same shape as `x` `(..., d)`.
 Normalise every row (the last axis) on its own: subtract the row's mean, divide by
 \\(\\sqrt{\\mathrm{var} + \\epsilon}\\) where the variance is the *biased* one (divide by d), then scale by `gamma`
-and shift by `beta`, both of shape `(d,)`. `x` may have any number of leading axes. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+and shift by `beta`, both of shape `(d,)`. `x` may have any number of leading axes. Arrays are float64 (NumPy's
+default); leave the inputs unchanged."""
 SOLUTION = '''\
 def layernorm_forward(x, gamma, beta, eps=1e-5):
     """x: (..., d), gamma and beta: (d,). Return y with the shape of x."""

@@ -15,7 +15,8 @@ Write `learning_rate(step, base_lr, warmup_steps, total_steps)` (steps count fro
 first `warmup_steps` steps the rate rises linearly: `base_lr * (step + 1) / warmup_steps`. After that it follows
 half a cosine from `base_lr` down to `0.1 * base_lr`, reached at `total_steps` and kept afterwards: with
 \\(q = \\min(1, (\\text{step} - \\text{warmup}) / (\\text{total} - \\text{warmup}))\\), the rate is
-\\(\\text{base} \\cdot (0.1 + 0.9 \\cdot \\tfrac12 (1 + \\cos \\pi q))\\). `step`, `warmup_steps` and `total_steps` are integers, with `0 <= warmup_steps < total_steps`. The result is a float64 number."""
+\\(\\text{base} \\cdot (0.1 + 0.9 \\cdot \\tfrac12 (1 + \\cos \\pi q))\\). `step`, `warmup_steps` and `total_steps`
+are integers, with `0 <= warmup_steps < total_steps`. The result is a float64 number."""
 SOLUTION = '''\
 def learning_rate(step, base_lr, warmup_steps, total_steps):
     """Return the learning rate at step (counting from 0) as a float."""

@@ -12,7 +12,8 @@ STATEMENT = """\
 `linear_forward` is given. Write `linear_backward(dY, X, W, b)` returning `(dX, dW, db)` for `Y = X @ W + b`, where
 `X` is `(B, T, n_in)`, `W` is `(n_in, n_out)`, `b` is `(n_out,)` and the upstream gradient `dY` is `(B, T, n_out)`.
 `dX` has the shape of `X`; `dW` and `db` have the shapes of `W` and `b` and collect a contribution from *every*
-row of the batch. (`b` is passed only so the signature mirrors the forward.) Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+row of the batch. (`b` is passed only so the signature mirrors the forward.) Arrays are float64 (NumPy's default);
+leave the inputs unchanged."""
 SOLUTION = '''\
 def linear_forward(X, W, b):
     return X @ W + b

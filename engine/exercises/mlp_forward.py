@@ -12,7 +12,8 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b)` returning the block's feed-forward sublayer
 `ff2(gelu(ff1(x)))`: `x` `(..., d)` goes through the linear layer `ff1` (`ff1_w` `(d, F)`, `ff1_b` `(F,)`), GPT-2's
-tanh GELU, and the linear layer `ff2` (`ff2_w` `(F, d)`, `ff2_b` `(d,)`) back to `(..., d)`. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+tanh GELU, and the linear layer `ff2` (`ff2_w` `(F, d)`, `ff2_b` `(d,)`) back to `(..., d)`. Arrays are float64
+(NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
     """x: (..., d), ff1_w: (d, F), ff1_b: (F,), ff2_w: (F, d), ff2_b: (d,). Return y (..., d)."""

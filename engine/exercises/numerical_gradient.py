@@ -13,7 +13,8 @@ OUTPUTS = ("grad",)
 STATEMENT = """\
 Write `numerical_gradient(f, x, h=1e-5)` returning an array shaped like `x` whose every entry is the central
 difference \\((f(x + h\\,e_i) - f(x - h\\,e_i)) / 2h\\). `f()` takes no arguments: it reads the float array `x`
-itself, so nudge one entry of `x` in place, call `f()`, and put the entry back before moving on. `x` is float64 (NumPy's default), and so is the gradient; when you return, `x` must hold its original values again."""
+itself, so nudge one entry of `x` in place, call `f()`, and put the entry back before moving on. `x` is float64
+(NumPy's default), and so is the gradient; when you return, `x` must hold its original values again."""
 SOLUTION = '''\
 def numerical_gradient(f, x, h=1e-5):
     """f() -> float reads the float array x. Return the gradient of f with respect to x (shape of x)."""

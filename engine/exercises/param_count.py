@@ -13,7 +13,8 @@ STATEMENT = """\
 Write `gpt_param_count(V, T, d, F, L)` returning the number of parameters (an int) of this site's model with
 LayerNorm in the pre-LN placement: a token table `(V, d)` and a position table `(T, d)`; per block, two LayerNorms
 (gain and bias, `d` each), the four attention matrices `(d, d)` with their biases, and the MLP `(d, F)` + `(F,)` and
-`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`. All sizes are integers from 1 up (V from 2). The count is an integer, not a float."""
+`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`. All sizes are integers from 1
+up (V from 2). The count is an integer, not a float."""
 SOLUTION = '''\
 def gpt_param_count(V, T, d, F, L):
     """Return the number of parameters as an int."""

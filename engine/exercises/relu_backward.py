@@ -11,7 +11,8 @@ OUTPUTS = ("dx",)
 STATEMENT = """\
 `relu_forward(x)` is given. Write `relu_backward(dy, x)` returning `dx`, the gradient with respect to the input
 `x` (any shape) given the upstream gradient `dy` (same shape). ReLU passes the gradient where `x > 0` and blocks it
-elsewhere; at exactly `x = 0`, where the derivative does not exist, take it as 0 like the engine does. Arrays are float64 (NumPy's default), and so is `dx`; leave the inputs unchanged."""
+elsewhere; at exactly `x = 0`, where the derivative does not exist, take it as 0 like the engine does. Arrays are
+float64 (NumPy's default), and so is `dx`; leave the inputs unchanged."""
 SOLUTION = '''\
 def relu_forward(x):
     return np.maximum(x, 0.0)

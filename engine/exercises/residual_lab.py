@@ -18,7 +18,8 @@ STATEMENT = """\
 Write `residual_update(x, W, gamma, beta, eps=1e-5)` returning \\(y = x + \\mathrm{LN}(x)\\,W\\): a pre-LN sublayer
 whose branch is a linear map without bias. `x` is `(..., d)`, `W` `(d, d)`, `gamma` and `beta` `(d,)`; LN is
 LayerNorm over the last axis with the biased variance. When your code passes, the page stacks it 40 times and plots
-how large the activations are after each layer, next to the same stack without the skip path. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
+how large the activations are after each layer, next to the same stack without the skip path. Arrays are float64
+(NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def residual_update(x, W, gamma, beta, eps=1e-5):
     """x: (..., d), W: (d, d), gamma and beta: (d,). Return x + layernorm(x) @ W."""

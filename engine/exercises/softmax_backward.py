@@ -51,7 +51,8 @@ def reference(dp, x):
 
 CASES = (
     case("the 3×3 scores [[1, 2, 3], [0, 0, 0], [-1, 0, 1]] with dp worked by hand",
-         dp=[[1.0, 0.0, 0.0], [0.0, 2.0, -1.0], [0.5, -0.5, 1.0]], x=[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 1.0]]),
+         dp=[[1.0, 0.0, 0.0], [0.0, 2.0, -1.0], [0.5, -0.5, 1.0]],
+         x=[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [-1.0, 0.0, 1.0]]),
     random_case("a random (2, 3, 5) input", seed=17, dp=normal(2, 3, 5), x=normal(2, 3, 5, scale=2.0)),
     random_case("a single row of 6 scores, shape (6,)", seed=38, dp=normal(6), x=normal(6)),
     random_case("4 rows of 5 scores in the thousands", seed=39, dp=normal(4, 5), x=normal(4, 5, scale=1000.0)),

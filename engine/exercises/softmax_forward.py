@@ -13,7 +13,8 @@ OUTPUTS = ("p",)
 STATEMENT = """\
 Write `softmax(x)` returning probabilities over the last axis of `x` `(..., n)`: every row of the result is
 positive and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
-before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0. Arrays are float64 (NumPy's default); leave `x` unchanged."""
+before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0. Arrays are float64
+(NumPy's default); leave `x` unchanged."""
 SOLUTION = '''\
 def softmax(x):
     """x: (..., n), may contain -inf. Return p of the same shape; every row sums to 1."""

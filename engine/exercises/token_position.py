@@ -13,7 +13,8 @@ OUTPUTS = ("x",)
 STATEMENT = """\
 Write `embed_tokens(ids, tok_emb, pos_emb)` returning the transformer's input `x` of shape `(B, T, d)`. `ids` is
 `(B, T)`, `tok_emb` is `(V, d)` and `pos_emb` is `(T_max, d)` with `T <= T_max`. The vector at batch `b` and
-position `t` is the row of its token plus the row of its *position*: `tok_emb[ids[b, t]] + pos_emb[t]`. `tok_emb` and `pos_emb` are float64 (NumPy's default); leave the inputs unchanged."""
+position `t` is the row of its token plus the row of its *position*: `tok_emb[ids[b, t]] + pos_emb[t]`. `tok_emb`
+and `pos_emb` are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def embed_tokens(ids, tok_emb, pos_emb):
     """ids: (B, T) ints, tok_emb: (V, d), pos_emb: (T_max, d). Return x of shape (B, T, d)."""

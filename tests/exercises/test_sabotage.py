@@ -145,7 +145,8 @@ def test_the_engines_own_function_is_refused_by_any_route(route):
 
 
 def test_an_engine_call_at_import_is_refused_too():
-    source = "import engine.attention\nMASK = engine.attention.causal_mask(50)\ndef causal_mask(T):\n    return MASK[:T, :T]\n"
+    source = ("import engine.attention\nMASK = engine.attention.causal_mask(50)\n"
+              "def causal_mask(T):\n    return MASK[:T, :T]\n")
     assert exercises.grade("causal-mask", source)["failure"]["message"] == (
         "Your code calls `engine.attention.causal_mask`: practice code is plain NumPy, so write it without "
         "`engine.attention.causal_mask`.")
