@@ -11,8 +11,8 @@ OUTPUTS = ("out",)
 STATEMENT = """\
 Write `attention_head(q, k, v)` for queries, keys and values of shape `(..., T, hs)`, returning `out` of the same
 shape: scores \\(q k^\\top / \\sqrt{hs}\\) `(..., T, T)`, the future masked out (score `-inf` where key `j > i`),
-a softmax over the keys (last axis), then the weighted sum of the values. Arrays are float64 (NumPy's default);
-leave the inputs unchanged."""
+a softmax over the keys (last axis), then the weighted sum of the values. Scores can reach the thousands, so
+subtract each row's maximum before `np.exp`. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def attention_head(q, k, v):
     """q, k, v: (..., T, hs). Return out (..., T, hs)."""

@@ -9,7 +9,7 @@ KIND = "write"
 FUNCTION = "gelu"
 OUTPUTS = ("y",)
 STATEMENT = """\
-Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape):
+Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape, entries as large as a few hundred):
 \\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\). Arrays are float64 (NumPy's default); leave
 `x` unchanged."""
 SOLUTION = '''\

@@ -11,7 +11,8 @@ OUTPUTS = ("error",)
 STATEMENT = """\
 Write `relative_error(a, b)` returning \\(\\lVert a - b\\rVert / (\\lVert a\\rVert + \\lVert b\\rVert)\\) as a float,
 with Euclidean norms over all entries, for two arrays of the same shape. It is symmetric in `a` and `b` and does not
-depend on their overall scale. When both arrays are exactly zero, return 0. Arrays are float64 (NumPy's default)."""
+depend on their overall scale, from 1e-12 to 1e100. When both arrays are exactly zero, return 0. Arrays are float64
+(NumPy's default); leave them unchanged."""
 SOLUTION = '''\
 def relative_error(a, b):
     """a, b: arrays of the same shape. Return the relative error as a float."""
