@@ -13,8 +13,8 @@ from ._engine_calls import EngineCalls
 
 LEARNER_FILE = "<your code>"
 # Bound here, not looked up in numpy or builtins while a window is open.
-_BaseException, _asarray, _isinstance, _ndarray, _tuple, _type = (BaseException, np.asarray, isinstance, np.ndarray,
-                                                                 tuple, type)
+_BaseException, _asarray, _isinstance, _list, _ndarray, _tuple, _type = (BaseException, np.asarray, isinstance, list,
+                                                                        np.ndarray, tuple, type)
 
 
 class Raised(Exception):
@@ -40,7 +40,7 @@ class Returned:
     def __init__(self, value):
         self.value = value
         self.whole = _numbers(value)
-        self.parts = _tuple(_numbers(item) for item in value) if _isinstance(value, (tuple, list)) else None
+        self.parts = _tuple(_numbers(item) for item in value) if _isinstance(value, (_tuple, _list)) else None
 
 
 def _numbers(value):
@@ -80,10 +80,11 @@ class Learner:
         self.guard.apply(self.changes)
         if watch_engine:
             calls.watch()
+        result = error = None
         try:
             result = function(*args)
-        except _BaseException as error:  # noqa: BLE001 - whatever the learner raised becomes a verdict
-            result = Raised(error)
+        except _BaseException as raised:  # noqa: BLE001 - whatever the learner raised becomes a verdict
+            error = raised
         finally:
             calls.stop()
             changes = self.guard.restore()
@@ -91,6 +92,6 @@ class Learner:
             self.changes = changes
         if calls.called:
             raise Refused(calls.name())
-        if _isinstance(result, Raised):
-            raise result
+        if error is not None:
+            raise Raised(error)
         return result
