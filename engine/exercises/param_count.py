@@ -32,7 +32,8 @@ HINTS = (
 )
 MISTAKES = (
     Mistake("attention biases forgotten", "attention = 4 * d * d + 4 * d", "attention = 4 * d * d",
-            "Each of the four attention projections (q, k, v and the output) also has a bias of d entries."),
+            "4d parameters per block are missing: the four attention projections (q, k, v and the output) each have "
+            "a bias of d entries, and the block's two LayerNorms hold 2d each; one of the two groups is left out."),
     Mistake("final LayerNorm forgotten", " + 2 * d + head", " + head",
             "Pre-LN adds one more LayerNorm after the last block, before the head: 2d more parameters."),
     Mistake("position table forgotten", "embeddings = (V + T) * d", "embeddings = V * d",

@@ -41,6 +41,10 @@ def linear_forward(X, W, b):
 def linear_forward(X, W, b):
     return np.einsum("bi,io->bo", X, W) + b
 ''', f"`linear_forward` raised ValueError on {BATCH}."),
+    Wrong("linear-forward", "rows flattened and never put back", '''
+def linear_forward(X, W, b):
+    return X.reshape(-1, X.shape[-1]) @ W + b
+''', f"On {BATCH}, `Y` has shape (8, 3) but should have shape (2, 4, 3)."),  # no hint: W.T's output is (2, 4, 3)
     Wrong("linear-forward", "float32", '''
 def linear_forward(X, W, b):
     return (X @ W + b).astype(np.float32)

@@ -1,6 +1,9 @@
 """The feed-forward sublayer and the parameter count."""
+from engine import exercises
+
 from . import Correct, Wrong
 
+PARAM_COUNT = exercises.get("param-count")
 ONE_TOKEN = "one token with d = 2, F = 3"
 SMALL = "V = 5, T = 3, d = 2, F = 4, L = 1"
 
@@ -71,6 +74,12 @@ def gpt_param_count(V, T, d, F, L):
     return (V + T) * d + L * block + 2 * d + V
 ''', f"On {SMALL}, `count` is 79 but should be 89."),
     # by hand: tables (5 + 3) * 2 = 16, a block 24 + 22 + 8 = 54, the final norm 4, the head 2 * 5 + 5 = 15
+    Wrong("param-count", "the blocks' two LayerNorms forgotten", '''
+def gpt_param_count(V, T, d, F, L):
+    block = 4 * d * d + 4 * d + d * F + F + F * d + d
+    return (V + T) * d + L * block + 2 * d + d * V + V
+''', f"On {SMALL}, `count` is 81 but should be 89.", PARAM_COUNT.MISTAKES[0].hint),
+    # 4d per block short, as with the attention biases forgotten (the hint names both); the final norm would be 2d
     Wrong("param-count", "a float", '''
 def gpt_param_count(V, T, d, F, L):
     block = 4 * d * d + 4 * d + d * F + F + F * d + d + 4 * d
