@@ -25,10 +25,19 @@ def _guarded(name):
     return parts[0] == "numpy" and not any(part.startswith("_") for part in parts)
 
 
+_modules = (-1, [])  # (len(sys.modules) when listed, the guarded modules then): listed again when it changes
+
+
+def _guarded_modules():
+    global _modules
+    if _modules[0] != len(sys.modules):
+        _modules = (len(sys.modules), [module for name, module in list(sys.modules.items()) if _guarded(name)])
+    return _modules[1]
+
+
 class ModuleGuard:
     def __init__(self):
-        self.saved = [(_vars(module), _dict(_vars(module))) for name, module in _list(sys.modules.items())
-                      if _guarded(name)]
+        self.saved = [(_vars(module), _dict(_vars(module))) for module in _guarded_modules()]
         self.ids = [_list(_map(_id, saved.values())) for _, saved in self.saved]
         self.interpreter = sys.getrecursionlimit(), sys.gettrace()
 
