@@ -13,6 +13,10 @@ ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.se
 EXERCISES_DIR = os.path.join(ENGINE_DIR, "exercises") + os.sep
 
 
+def _in_engine(filename):
+    return filename.startswith(ENGINE_DIR) and not filename.startswith(EXERCISES_DIR)
+
+
 class EngineCalls:
     def __init__(self, answers=()):
         self.answers = answers  # code objects of the exercise's own engine functions, named first when called
@@ -26,11 +30,14 @@ class EngineCalls:
         sys.setprofile(None)
 
     def _profile(self, frame, event, arg):
-        # Runs inside learner code, under whatever builtins it left: string methods and attributes only.
-        if event == "call":
-            filename = frame.f_code.co_filename
-            if filename.startswith(ENGINE_DIR) and not filename.startswith(EXERCISES_DIR):
-                self.called.append(frame.f_code)
+        # Runs inside learner code, under whatever builtins it left: string methods and attributes only. Importing
+        # an engine module is no call (its module code, and the class bodies that code runs, are let through); nor
+        # is one engine function calling another (the outer one is what the learner's code called).
+        code = frame.f_code
+        if event == "call" and _in_engine(code.co_filename) and code.co_name != "<module>":
+            caller = frame.f_back
+            if caller is None or not _in_engine(caller.f_code.co_filename):
+                self.called.append(code)
 
     def name(self):
         """The dotted name of the engine function to name, e.g. ``engine.norms.layernorm_backward``: one of the

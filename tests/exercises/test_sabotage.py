@@ -144,6 +144,14 @@ def test_the_engines_own_function_is_refused_by_any_route(route):
     assert not result["passed"]
 
 
+def test_importing_an_engine_module_afresh_is_no_call():
+    real = sys.modules["engine.norms"]
+    source = ("import sys\nsys.modules.pop('engine.norms')\nimport engine.norms\n"
+              + exercises.get("layernorm-forward").SOLUTION)
+    assert exercises.grade("layernorm-forward", source)["passed"]  # the module ran again: no call was made
+    assert sys.modules["engine.norms"] is real
+
+
 def test_an_engine_call_at_import_is_refused_too():
     source = ("import engine.attention\nMASK = engine.attention.causal_mask(50)\n"
               "def causal_mask(T):\n    return MASK[:T, :T]\n")
