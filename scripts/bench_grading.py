@@ -2,8 +2,8 @@
 
 First the cold path in a fresh interpreter (importing the exercises, the first grade, and ``prepare`` taking the
 first grade's extra work ahead of time); then two timings per exercise, warm (the exercise graded once before): a
-passing run (the solution) and a failing run (the first known mistake, which also runs the known mistakes to find
-the hint). This is the Python part of the
+passing run (the solution) and a failing run (the first known mistake, whose hint is looked up among the known
+mistakes' outputs, computed ahead with the references). This is the Python part of the
 browser's Run -> verdict time; the browser benchmark adds the worker round trip and the rendering.
 
     .venv/bin/python scripts/bench_grading.py [--repeats 5]

@@ -53,9 +53,10 @@ def prepare(exercise_ids=None):
     """Import the exercises (default: all of them) and compute their expected outputs now, so that the first Run of
     each is as fast as the later ones. For the practice worker, right after it starts: the first grade otherwise
     also pays for importing ``numpy.random`` and the grader (a few hundred ms in Pyodide)."""
-    from ._grader import expected_outputs
+    from ._expected import prepared
+    from ._grader import grade as _  # noqa: F401 - imported now, not at the first Run
     for exercise_id in ids() if exercise_ids is None else exercise_ids:
-        expected_outputs(get(exercise_id))
+        prepared(get(exercise_id))
 
 
 def validate(exercise_id, page=None):

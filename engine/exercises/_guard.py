@@ -1,39 +1,84 @@
-"""Undo what a learner's code did to the engine and NumPy modules, so the next run starts from the real ones.
+"""Keep what a learner's code does to the engine, NumPy and the builtins inside the learner's own calls.
 
-The references of an exercise are bound when its module is imported, but an exercise imported *later* in the same
-worker would bind whatever a previous run left in ``engine.norms``. So every run is wrapped: attributes of the
-already imported ``engine`` modules, of ``numpy`` itself and of ``builtins`` are put back, and engine modules first
-imported during the run are dropped from ``sys.modules`` (the next import reads them fresh from the package).
+Learner code may reassign ``np.sqrt``, ``np.random.default_rng``, ``engine.norms.layernorm_forward`` or
+``builtins.len``. A :class:`ModuleGuard` snapshots those modules when a grade starts; :meth:`ModuleGuard.restore`
+puts them back after each piece of learner code and returns what it had changed, and :meth:`ModuleGuard.apply`
+hands those changes back to the learner's next call. So the grader's own comparisons, a known mistake and the next
+grade always see the real modules, while a learner's module-level ``np.foo = ...`` still works in their function.
+Engine modules first imported during a grade are dropped from ``sys.modules`` at its end, so a later exercise
+imports them fresh.
 """
 import contextlib
-import operator
 import sys
+
+# Bound here: restore() runs right after learner code, possibly with the learner's builtins still in place.
+_dict, _id, _list, _map, _vars, _zip, _missing = dict, id, list, map, vars, zip, object()
 
 
 def _guarded(name):
-    """Every engine module, NumPy's top level (``np.mean = ...``) and the builtins the grader itself uses; NumPy's
-    hundreds of submodules would cost milliseconds per run to copy, and learner code rarely reaches into them."""
-    return name in ("numpy", "builtins", "engine") or name.startswith("engine.")
+    """The engine's modules, the builtins and NumPy's public modules (``numpy``, ``numpy.random``, ``numpy.linalg``,
+    ``numpy.lib.stride_tricks``, ...): not its private ``numpy._core.*``, whose thousands of names would cost
+    milliseconds per check and which learner code does not reach by accident."""
+    if name in ("builtins", "engine") or name.startswith("engine."):
+        return True
+    parts = name.split(".")
+    return parts[0] == "numpy" and not any(part.startswith("_") for part in parts)
+
+
+_modules = (-1, [])  # (len(sys.modules) when listed, the guarded modules then): listed again when it changes
+
+
+def _guarded_modules():
+    global _modules
+    if _modules[0] != len(sys.modules):
+        _modules = (len(sys.modules), [module for name, module in list(sys.modules.items()) if _guarded(name)])
+    return _modules[1]
+
+
+class ModuleGuard:
+    def __init__(self):
+        self.saved = [(_vars(module), _dict(_vars(module))) for module in _guarded_modules()]
+        self.ids = [_list(_map(_id, saved.values())) for _, saved in self.saved]
+        self.interpreter = sys.getrecursionlimit(), sys.gettrace()
+
+    def restore_interpreter(self):
+        """The recursion limit and the trace function, which learner code could also leave changed."""
+        limit, trace = self.interpreter
+        sys.setrecursionlimit(limit)
+        sys.settrace(trace)
+
+    def restore(self):
+        """Put every guarded module back as it was; return the changes found, ``[(namespace, {key: value})]``,
+        a removed name as ``_missing`` (usually ``[]``: compared by identity at C speed)."""
+        changes = []
+        for (current, saved), ids in _zip(self.saved, self.ids):
+            if _list(_map(_id, current.values())) == ids:
+                continue  # nothing touched, and no key added or removed
+            changed = {key: current.get(key, _missing) for key in (current.keys() | saved.keys())
+                       if current.get(key, _missing) is not saved.get(key, _missing)}
+            current.clear()
+            current.update(saved)
+            changes.append((current, changed))
+        return changes
+
+    @staticmethod
+    def apply(changes):
+        """Hand the learner's earlier changes back to its next call (undone again by :meth:`restore`)."""
+        for current, changed in changes:
+            for key, value in changed.items():
+                if value is _missing:
+                    current.pop(key, None)
+                else:
+                    current[key] = value
 
 
 @contextlib.contextmanager
-def restoring_modules():
-    before = {name: (module, dict(vars(module))) for name, module in list(sys.modules.items()) if _guarded(name)}
+def dropping_new_engine_modules():
+    """Forget engine modules first imported inside the block, and put back any the learner removed."""
+    before = {name: module for name, module in sys.modules.items() if name == "engine" or name.startswith("engine.")}
     try:
         yield
     finally:
-        for name, (module, saved) in before.items():
-            _restore(vars(module), saved)
-            sys.modules[name] = module
         for name in [name for name in sys.modules if name.startswith("engine.") and name not in before]:
             del sys.modules[name]
-
-
-def _restore(current, saved):
-    if current.keys() == saved.keys() and all(map(operator.is_, current.values(), saved.values())):
-        return  # the usual case, checked at C speed: nothing was touched
-    for key in [key for key in current if key not in saved]:
-        del current[key]
-    for key, value in saved.items():
-        if current.get(key, saved) is not value:
-            current[key] = value
+        sys.modules.update(before)

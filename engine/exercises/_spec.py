@@ -63,8 +63,9 @@ def random_case(label, seed, **draws):
 
 
 def normal(*shape, scale=1.0):
-    """A draw of standard normal values times ``scale``, for :func:`random_case`."""
-    return lambda rng: scale * rng.standard_normal(shape)
+    """A draw of standard normal values times ``scale``, for :func:`random_case` (an array even for ``shape == ()``:
+    NumPy's 0-d arithmetic returns a scalar, which a function scaling its input in place could not change)."""
+    return lambda rng: np.asarray(scale * rng.standard_normal(shape))
 
 
 def integers(high, *shape):

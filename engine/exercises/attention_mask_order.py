@@ -14,7 +14,8 @@ OUTPUTS = ("weights",)
 STATEMENT = """\
 `causal_weights(scores)` should turn scaled attention scores `(..., T, T)` into causal attention weights: every
 row a probability distribution over the keys `j <= i`, with weight exactly 0 on the future. The code below zeroes
-the future, but its rows no longer do what attention weights must. Find out why and fix it."""
+the future, but its rows no longer do what attention weights must. Find out why and fix it. Scores are float64
+(NumPy's default); leave them unchanged."""
 SOLUTION = '''\
 def causal_weights(scores):
     """scores: (..., T, T). Return weights of the same shape; row i sums to 1 over keys j <= i."""
@@ -54,4 +55,6 @@ CASES = (
     case("the 3×3 scores [[1, 2, 3], [0, 0, 0], [3, 2, 1]]",
          scores=[[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [3.0, 2.0, 1.0]]),
     random_case("random scores of shape (2, 2, 5, 5)", seed=20, scores=normal(2, 2, 5, 5, scale=2.0)),
+    random_case("a long sequence, T = 40 (longer than a small fixed mask)", seed=59, scores=normal(40, 40)),
+    case("a single position, T = 1", scores=[[3.0]]),
 )

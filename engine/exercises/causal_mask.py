@@ -1,6 +1,6 @@
 """Exercise: the causal mask of self-attention."""
 from ..attention import causal_mask as _causal_mask
-from ._spec import Mistake, case, starter
+from ._spec import Mistake, case, random_case, starter
 
 TITLE = "Causal mask"
 PAGE = "layers/attention.md"
@@ -10,7 +10,8 @@ FUNCTION = "causal_mask"
 OUTPUTS = ("mask",)
 STATEMENT = """\
 Write `causal_mask(T)` returning a boolean array of shape `(T, T)`: entry `[i, j]` is `True` when the query at
-position `i` may look at the key at position `j`, that is when `j <= i` (itself and the past, never the future)."""
+position `i` may look at the key at position `j`, that is when `j <= i` (itself and the past, never the future). `T`
+is any length from 1 up; the mask is a bool array, not float64."""
 SOLUTION = '''\
 def causal_mask(T):
     """Return a (T, T) bool array, True where key j may be attended from query i (j <= i)."""
@@ -35,4 +36,12 @@ def reference(T):
     return _causal_mask(T)
 
 
-CASES = (case("T = 3", T=3), case("T = 1", T=1), case("T = 6", T=6))
+def _random_length(low, high):
+    """A sequence length drawn from the case's generator, as a plain int."""
+    return lambda rng: int(rng.integers(low, high))
+
+
+CASES = (case("T = 3", T=3), case("T = 1", T=1), case("T = 6", T=6),
+         case("T = 40, more than a 16×16 or 32×32 buffer holds", T=40),
+         random_case("a T drawn at random between 7 and 39 (seeded)", seed=60, T=_random_length(7, 40)),
+         random_case("another T drawn at random between 7 and 39 (seeded)", seed=61, T=_random_length(7, 40)))

@@ -11,7 +11,10 @@ OUTPUTS = ("g1_clipped", "g2_clipped")
 STATEMENT = """\
 Write `clip_gradients(g1, g2, max_norm)` returning the two gradients `(g1_clipped, g2_clipped)` after clipping by
 their *global* norm \\(\\sqrt{\\sum g_1^2 + \\sum g_2^2}\\): when it exceeds `max_norm`, multiply both by
-`max_norm / norm`; otherwise return them unchanged. One common factor keeps the direction of the whole update."""
+`max_norm / norm`; otherwise return them unchanged. One common factor keeps the direction of the whole update.
+Use exactly `max_norm / norm`: PyTorch's `max_norm / (norm + 1e-6)` moves the result by about `1e-6 / norm`
+relative, more than the tests' tolerance (relative 1e-8). Arrays are float64 (NumPy's default). You may scale
+`g1` and `g2` in place, as an optimiser's clipping does, or return new arrays; either way return both."""
 SOLUTION = '''\
 def clip_gradients(g1, g2, max_norm):
     """g1, g2: arrays of any shapes; max_norm > 0. Return (g1_clipped, g2_clipped)."""
@@ -37,7 +40,11 @@ MISTAKES = (
     Mistake("norms added", "np.sqrt(np.sum(g1 ** 2) + np.sum(g2 ** 2))",
             "np.sqrt(np.sum(g1 ** 2)) + np.sqrt(np.sum(g2 ** 2))",
             "The global norm is the root of the sum of all squares, not the sum of the two norms."),
+    Mistake("PyTorch's 1e-6 in the factor", "min(1.0, max_norm / norm)", "min(1.0, max_norm / (norm + 1e-6))",
+            "That is PyTorch's `clip_grad_norm_` factor, max_norm / (norm + 1e-6); here the factor is exactly "
+            "max_norm / norm, and the 1e-6 is larger than the tests' tolerance."),
 )
+MAY_CHANGE_INPUTS = ("g1", "g2")  # the statement allows scaling in place
 
 
 def reference(g1, g2, max_norm):
@@ -47,8 +54,12 @@ def reference(g1, g2, max_norm):
 
 
 CASES = (
-    case("g1 = [3, 0], g2 = [[0, 4]] (global norm 5) with max_norm 1", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=1.0),
-    case("the same gradients with max_norm 10 (no clipping)", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=10.0),
+    case("g1 = [2, 1], g2 = [[2, 4]] (global norm 5) with max_norm 1", g1=[2.0, 1.0], g2=[[2.0, 4.0]], max_norm=1.0),
+    case("the same gradients with max_norm 10 (no clipping)", g1=[2.0, 1.0], g2=[[2.0, 4.0]], max_norm=10.0),
     random_case("random g1 (3, 4) and g2 (5,) with max_norm 2", seed=32, g1=normal(3, 4), g2=normal(5, scale=3.0),
                 max_norm=2.0),
+    case("a global norm exactly max_norm (5): returned unchanged", g1=[3.0, 0.0], g2=[[0.0, 4.0]], max_norm=5.0),
+    case("two zero gradients (norm 0)", g1=[0.0, 0.0, 0.0], g2=[[0.0], [0.0]], max_norm=1.0),
+    random_case("huge gradients (norm about 1e8), g1 (2, 3, 4) and g2 0-d, max_norm 0.5", seed=83,
+                g1=normal(2, 3, 4, scale=1e7), g2=normal(scale=1e7), max_norm=0.5),
 )

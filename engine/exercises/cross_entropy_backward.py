@@ -11,9 +11,12 @@ KIND = "write"
 FUNCTION = "cross_entropy_backward"
 OUTPUTS = ("dlogits",)
 STATEMENT = """\
-`cross_entropy(logits, targets)` (the mean loss) is given. Write `cross_entropy_backward(logits, targets)`
-returning `dlogits` `(..., V)`, the gradient of that mean loss: softmax and log together simplify to
-\\((\\mathrm{softmax}(\\text{logits}) - \\text{onehot}(\\text{targets})) / N\\) with `N` the number of positions."""
+`cross_entropy(logits, targets)` is given: the mean over the `N` positions of
+\\(\\log\\sum_j e^{z_j} - z_t\\), where `z` is the position's row of `logits` `(..., V)` and `t` its target id in
+`targets` (integers, shape `(...)`). Write `cross_entropy_backward(logits, targets)` returning `dlogits`, the
+shape of `logits`, the gradient of that mean loss. Derive it; the hints go one step at a time and the last one
+gives the formula. Logits may be in the thousands. Arrays are float64 (NumPy's default); leave the inputs
+unchanged."""
 SOLUTION = '''\
 def cross_entropy(logits, targets):
     m = logits.max(axis=-1, keepdims=True)
@@ -31,9 +34,13 @@ def cross_entropy_backward(logits, targets):
 '''
 STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
-    "Compute the probabilities with a stable softmax first.",
-    "Subtract 1 at each position's target entry (a one-hot array, or `np.put_along_axis`).",
-    "The loss is a mean over N = targets.size positions, so every gradient is divided by N.",
+    "Take one position first: its loss is log(sum_j exp(z_j)) - z_t.",
+    "The derivative of log(sum_j exp(z_j)) with respect to z_i is exp(z_i) / sum_j exp(z_j), the softmax; the "
+    "derivative of -z_t is -1 at i = t and 0 elsewhere.",
+    "The loss is a mean over N = targets.size positions, so each position's gradient is divided by N. Compute the "
+    "softmax with the row's maximum subtracted, or logits in the thousands overflow.",
+    "dlogits = (softmax(logits) - onehot(targets)) / N; `np.put_along_axis` (or indexing) puts the ones at the "
+    "targets.",
 )
 MISTAKES = (
     Mistake("mean forgotten", "return (p - onehot) / targets.size", "return p - onehot",
@@ -42,6 +49,9 @@ MISTAKES = (
             "The gradient is softmax minus onehot: raising the target's logit must lower the loss."),
     Mistake("divided by V", "/ targets.size", "/ p.shape[-1]",
             "Divide by the number of positions N = targets.size (the loss is a mean over positions), not by V."),
+    Mistake("no maximum subtracted", "np.exp(logits - logits.max(axis=-1, keepdims=True))", "np.exp(logits)",
+            "exp overflows to inf for logits above ~709 and inf / inf is nan: subtract each row's maximum before "
+            "the exponential (the softmax does not change)."),
 )
 GRADCHECK = Gradcheck(forward="cross_entropy", args=("logits", "targets"), wrt=("logits",), upstream=None)
 
@@ -55,4 +65,8 @@ CASES = (
          targets=np.array([0, 2])),
     random_case("random logits (2, 3, 5) with targets (2, 3)", seed=30, logits=normal(2, 3, 5),
                 targets=integers(5, 2, 3)),
+    random_case("one position: logits of shape (7,) and a 0-d target", seed=42, logits=normal(7),
+                targets=lambda rng: np.array(rng.integers(0, 7))),
+    random_case("logits in the thousands (4 positions, V = 6)", seed=43, logits=normal(4, 6, scale=1000.0),
+                targets=integers(6, 4)),
 )

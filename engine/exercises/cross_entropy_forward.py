@@ -14,7 +14,8 @@ STATEMENT = """\
 Write `cross_entropy(logits, targets)` returning the mean over all positions of
 \\(-\\log \\mathrm{softmax}(\\text{logits})[\\text{target}]\\), as a float. `logits` is `(..., V)` and `targets`
 holds integer ids of shape `(...)`. Use \\(\\log\\sum_j e^{z_j} - z_{\\text{target}}\\) with the row maximum
-subtracted inside the exponential, so logits in the thousands work too."""
+subtracted inside the exponential, so logits in the thousands work too, even when the target's logit is a thousand
+below the others. Logits are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def cross_entropy(logits, targets):
     """logits: (..., V), targets: (...) ints. Return the mean loss as a float."""
@@ -39,6 +40,11 @@ MISTAKES = (
     Mistake("probability instead of log", "return float((lse - picked).mean())",
             "return float((1.0 - np.exp(picked - lse)).mean())",
             "Cross-entropy is minus the *log* probability of the target, not one minus the probability."),
+    Mistake("softmax, then log", "return float((lse - picked).mean())",
+            "return float(-np.log(np.exp(picked - m) / np.exp(logits - m).sum(axis=-1, keepdims=True)).mean())",
+            "Taking the log of a probability that underflowed to 0 gives inf (and adding 1e-12 caps the loss at "
+            "27.6): a target a thousand below the maximum has a loss of about 1000. Stay in log space: "
+            "log-sum-exp minus the target's logit."),
 )
 
 
@@ -53,4 +59,10 @@ CASES = (
                 targets=integers(5, 2, 3)),
     random_case("logits around 1000 (4 positions, V = 6)", seed=29,
                 logits=lambda rng: 1000 + rng.standard_normal((4, 6)), targets=integers(6, 4)),
+    case("logits [[700, 0, -700], [0, -745, 5]] with targets [2, 1]: targets far below the maximum",
+         logits=[[700.0, 0.0, -700.0], [0.0, -745.0, 5.0]], targets=np.array([2, 1])),
+    random_case("one position: logits of shape (5,) and a 0-d target", seed=87, logits=normal(5, scale=3.0),
+                targets=lambda rng: np.array(rng.integers(0, 5))),
+    random_case("logits in the thousands, shape (2, 2, 8), with targets (2, 2)", seed=88,
+                logits=normal(2, 2, 8, scale=2000.0), targets=integers(8, 2, 2)),
 )

@@ -13,7 +13,8 @@ OUTPUTS = ("dx",)
 STATEMENT = """\
 `dropout_forward(x, p, mask)` (inverted dropout) is given. Write `dropout_backward(dy, x, p, mask)` returning `dx`:
 the forward multiplied every entry by a constant, 0 or `1/(1 - p)`, so the gradient is `dy` times that same
-constant. (`x` is passed so the signature mirrors the forward; the gradient does not need it.)"""
+constant. (`x` is passed so the signature mirrors the forward; the gradient does not need it.) Arrays are float64
+(NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def dropout_forward(x, p, mask):
     return x * mask / (1.0 - p)
@@ -46,4 +47,8 @@ CASES = (
          p=0.25, mask=np.array([[True, False, True], [False, True, True]])),
     random_case("a random (2, 4, 3) input with p = 0.5", seed=27, dy=normal(2, 4, 3), x=normal(2, 4, 3), p=0.5,
                 mask=lambda rng: rng.random((2, 4, 3)) >= 0.5),
+    random_case("p = 0: every entry kept", seed=68, dy=normal(3, 3), x=normal(3, 3), p=0.0,
+                mask=lambda rng: np.ones((3, 3), dtype=bool)),
+    random_case("p = 0.8 on a (5, 4) input", seed=69, dy=normal(5, 4), x=normal(5, 4), p=0.8,
+                mask=lambda rng: rng.random((5, 4)) >= 0.8),
 )

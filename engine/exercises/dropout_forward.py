@@ -13,7 +13,8 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `dropout_forward(x, p, mask)` for training: `mask` is a boolean array shaped like `x`, `True` where the
 entry is kept (drawn elsewhere with probability `1 - p`). Zero the dropped entries and divide the kept ones by
-`1 - p` (*inverted* dropout), so every entry keeps its expected value and evaluation needs no rescaling."""
+`1 - p` (*inverted* dropout), so every entry keeps its expected value and evaluation needs no rescaling. Arrays are
+float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def dropout_forward(x, p, mask):
     """x: any shape, p: drop probability in [0, 1), mask: bool like x (True = keep). Return y."""
@@ -47,4 +48,7 @@ CASES = (
     case("a 2×4 input with p = 0.25", x=[[1.0, 2.0, 3.0, 4.0], [-1.0, -2.0, -3.0, -4.0]], p=0.25,
          mask=np.array([[True, False, True, True], [False, True, True, False]])),
     random_case("a random (2, 3, 5) input with p = 0.1", seed=26, x=normal(2, 3, 5), p=0.1, mask=_keep(0.1, 2, 3, 5)),
+    random_case("p = 0: nothing dropped, nothing scaled", seed=66, x=normal(3, 4), p=0.0, mask=_keep(0.0, 3, 4)),
+    random_case("p = 0.9: most entries dropped, the rest scaled by 10", seed=67, x=normal(4, 5), p=0.9,
+                mask=_keep(0.9, 4, 5)),
 )

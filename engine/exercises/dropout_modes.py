@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
-from ._spec import Mistake, case, starter
+from ._spec import Mistake, case, normal, random_case, starter
 
 TITLE = "Dropout: training and evaluation"
 PAGE = "layers/dropout.md"
@@ -13,7 +13,8 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `dropout(x, p, mask, training)`. In training (`training` is `True`) it is inverted dropout: keep the entries
 where `mask` is `True` and divide them by `1 - p`, zero the others. In evaluation (`training` is `False`) nothing is
-dropped and nothing is scaled, whatever `mask` holds."""
+dropped and nothing is scaled, whatever `mask` holds. Arrays are float64 (NumPy's default); leave the inputs
+unchanged."""
 SOLUTION = '''\
 def dropout(x, p, mask, training):
     """x: any shape, p in [0, 1), mask: bool like x (True = keep), training: bool. Return y."""
@@ -46,4 +47,12 @@ CASES = (
     case("evaluation (training = False) with p = 0.5", x=[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], p=0.5, mask=_MASK,
          training=False),
     case("training with p = 0.2", x=[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], p=0.2, mask=_MASK, training=True),
+    random_case("training with p = 0.5 on a random (2, 3, 4) input", seed=70, x=normal(2, 3, 4), p=0.5,
+                mask=lambda rng: rng.random((2, 3, 4)) >= 0.5, training=True),
+    random_case("training with p = 0.9", seed=71, x=normal(4, 5), p=0.9, mask=lambda rng: rng.random((4, 5)) >= 0.9,
+                training=True),
+    random_case("training with p = 0: the mask is all True", seed=72, x=normal(3, 3), p=0.0,
+                mask=lambda rng: np.ones((3, 3), dtype=bool), training=True),
+    random_case("evaluation with p = 0.3 on a random (3, 4) input and a random mask", seed=73, x=normal(3, 4), p=0.3,
+                mask=lambda rng: rng.random((3, 4)) >= 0.3, training=False),
 )

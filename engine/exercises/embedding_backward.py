@@ -14,7 +14,9 @@ STATEMENT = """\
 `embedding_backward(dout, ids, table)` should return `dtable`, the gradient of the loss with respect to the
 embedding table `(V, d)`, given the upstream gradient `dout` `(..., d)` of the lookup `table[ids]`. Every
 occurrence of an id contributes its row of `dout` to that id's row of `dtable`. The code below looks right and
-passes when every id is different. Find the bug (an id that appears twice is the clue) and fix it."""
+passes when every id is different. Find the bug (an id that appears twice is the clue) and fix it. An id of the
+table may not occur at all; its row of `dtable` is then 0. `dout` and `table` are float64 (NumPy's default);
+leave the inputs unchanged."""
 SOLUTION = '''\
 def embedding_forward(ids, table):
     return table[ids]
@@ -35,6 +37,13 @@ MISTAKES = (
     Mistake("+= with repeated ids", "np.add.at(dtable, ids, dout)", "dtable[ids] += dout",
             "With `dtable[ids] += dout`, an id that occurs several times is written once, so only one of its "
             "gradient rows survives. `np.add.at(dtable, ids, dout)` adds every occurrence."),
+    Mistake("np.bincount without minlength",
+            "    dtable = np.zeros_like(table)\n    np.add.at(dtable, ids, dout)\n",
+            "    flat = dout.reshape(-1, dout.shape[-1])\n"
+            "    dtable = np.stack([np.bincount(ids.ravel(), weights=flat[:, j]) for j in range(flat.shape[1])], "
+            "axis=1)\n",
+            "`np.bincount` returns max(ids) + 1 bins, so the rows of ids that never occur past the largest one are "
+            "missing. Pass `minlength=table.shape[0]` so `dtable` has one row per id of the table."),
 )
 STARTER = MISTAKES[0].source(SOLUTION)
 GRADCHECK = Gradcheck(forward="embedding_forward", args=("ids", "table"), wrt=("table",), upstream="dout")
@@ -52,4 +61,6 @@ CASES = (
                 table=normal(5, 3)),
     random_case("a flat list of 8 ids into a 3×6 table", seed=6, dout=normal(8, 6), ids=integers(3, 8),
                 table=normal(3, 6)),
+    random_case("ids (2, 5) below 4 into a 7×3 table: the highest ids 4, 5 and 6 never occur", seed=45,
+                dout=normal(2, 5, 3), ids=integers(4, 2, 5), table=normal(7, 3)),
 )

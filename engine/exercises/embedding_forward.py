@@ -13,7 +13,8 @@ OUTPUTS = ("out",)
 STATEMENT = """\
 Write `embedding_forward(ids, table)` returning the vectors of the tokens. `table` has shape `(V, d)`: row `i` is
 the vector of token id `i`. `ids` holds integer ids of any shape `(...)`, and the result has shape `(..., d)`:
-one row of the table for every id, in the same arrangement as `ids`."""
+one row of the table for every id, in the same arrangement as `ids`. `table` is float64 (NumPy's default); leave it
+unchanged."""
 SOLUTION = '''\
 def embedding_forward(ids, table):
     """ids: integer array (...), table: (V, d). Return out of shape (..., d)."""
@@ -43,4 +44,7 @@ CASES = (
          table=[[0.1, 0.2, 0.3], [1.0, -1.0, 0.5], [2.0, 0.0, -2.0], [5.0, 5.0, 5.0]]),
     random_case("random ids of shape (2, 5) into a 7×5 table", seed=3, ids=integers(7, 2, 5), table=normal(7, 5)),
     random_case("a flat list of 6 ids into a 3×2 table", seed=4, ids=integers(3, 6), table=normal(3, 2)),
+    case("a single id, a 0-d array, into a 3×2 table", ids=np.array(2), table=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+    random_case("ids of shape (2, 2, 3) using only ids below 4 of a 9×4 table", seed=44, ids=integers(4, 2, 2, 3),
+                table=normal(9, 4)),
 )

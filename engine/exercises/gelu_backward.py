@@ -9,9 +9,10 @@ KIND = "write"
 FUNCTION = "gelu_backward"
 OUTPUTS = ("dx",)
 STATEMENT = """\
-`gelu(x)` is given. Write `gelu_backward(dy, x)` returning `dx = dy * gelu'(x)`. With
-\\(t = \\tanh(u)\\), \\(u = \\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)\\), GELU is \\(\\tfrac12 x (1 + t)\\): use the
-product rule, \\(\\tanh'(u) = 1 - t^2\\) and the derivative of u."""
+`gelu(x)` is given, entry by entry: \\(\\tfrac12 x\\,(1 + \\tanh u)\\) with
+\\(u = \\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)\\). Write `gelu_backward(dy, x)` returning `dx = dy * gelu'(x)`, the
+shape of `x` (any shape), from the upstream gradient `dy`. Derive `gelu'`; the hints go one step at a time and the
+last one gives the formula. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def gelu(x):
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
@@ -25,8 +26,11 @@ def gelu_backward(dy, x):
 '''
 STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
-    "d/dx [0.5 x (1 + t)] = 0.5 (1 + t) + 0.5 x dt/dx.",
-    "dt/dx = (1 - t^2) * sqrt(2/pi) * (1 + 3 * 0.044715 x^2).",
+    "With t = tanh(u), gelu is x times 0.5 (1 + t), and t depends on x too: its derivative has two terms, "
+    "0.5 (1 + t) + 0.5 x dt/dx.",
+    "dt/dx = tanh'(u) du/dx, and the derivative of tanh is 1 - tanh^2, so tanh'(u) = 1 - t^2.",
+    "du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2).",
+    "dx = dy * (0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2)).",
 )
 MISTAKES = (
     Mistake("product rule half missing", "return dy * (0.5 * (1.0 + t) + 0.5 * x * dt_dx)",
@@ -47,4 +51,7 @@ def reference(dy, x):
 CASES = (
     case("the values -2, -1, 0, 1, 2 with dy = 1", dy=[[1.0, 1.0, 1.0, 1.0, 1.0]], x=[[-2.0, -1.0, 0.0, 1.0, 2.0]]),
     random_case("a random (2, 3, 5) input, scale 2", seed=13, dy=normal(2, 3, 5), x=normal(2, 3, 5, scale=2.0)),
+    random_case("a single value, a 0-d array", seed=40, dy=normal(), x=normal(scale=2.0)),
+    random_case("a random (4, 6) input with values up to about ±30, where tanh saturates", seed=41, dy=normal(4, 6),
+                x=normal(4, 6, scale=10.0)),
 )

@@ -9,8 +9,9 @@ KIND = "write"
 FUNCTION = "gelu"
 OUTPUTS = ("y",)
 STATEMENT = """\
-Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape):
-\\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\)."""
+Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape, entries as large as a few hundred):
+\\(\\tfrac12 x\\,(1 + \\tanh(\\sqrt{2/\\pi}\\,(x + 0.044715\\,x^3)))\\). Arrays are float64 (NumPy's default); leave
+`x` unchanged."""
 SOLUTION = '''\
 def gelu(x):
     """Elementwise GELU, tanh approximation. Return y with the shape of x."""
@@ -19,7 +20,7 @@ def gelu(x):
 '''
 STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
-    "Build the argument of tanh first, then the outer product with x.",
+    "Build the argument of tanh first, then multiply elementwise by 0.5 * x.",
     "The cubic term is `0.044715 * x ** 3`, inside the bracket that is scaled by sqrt(2 / pi).",
 )
 MISTAKES = (
@@ -39,4 +40,6 @@ def reference(x):
 CASES = (
     case("the values -2, -1, 0, 1, 2", x=[[-2.0, -1.0, 0.0, 1.0, 2.0]]),
     random_case("a random (3, 4, 5) input, scale 3", seed=12, x=normal(3, 4, 5, scale=3.0)),
+    random_case("a 0-d input, a single value", seed=52, x=normal(scale=2.0)),
+    random_case("a random (5, 4) input with values up to about ±300", seed=53, x=normal(5, 4, scale=100.0)),
 )

@@ -9,10 +9,10 @@ KIND = "write"
 FUNCTION = "gpt2_init"
 OUTPUTS = ("W",)
 STATEMENT = """\
-Write `gpt2_init(shape, rng, num_layers, residual)` returning a weight matrix of `shape` drawn from a normal
-distribution with mean 0 and standard deviation 0.02, or \\(0.02/\\sqrt{2L}\\) when `residual` is `True`. Draw it
-with exactly one call `rng.normal(0.0, std, size=shape)` on the given `numpy.random.Generator`, so the same seed
-gives the engine's matrix."""
+Write `gpt2_init(shape, rng, num_layers, residual)` returning a float64 weight matrix of `shape` whose entries are
+normal, centred on 0, with spread 0.02, or \\(0.02/\\sqrt{2L}\\) for `L = num_layers` when `residual` is `True`.
+Draw the entries from the given `numpy.random.Generator` `rng`, as `rng.normal(0.0, std, size=shape)` does, and
+draw nothing else from it: the tests compare with the engine's matrix from the same seed."""
 SOLUTION = '''\
 def gpt2_init(shape, rng, num_layers, residual):
     """shape: (n_in, n_out); rng: numpy Generator; residual: True for wo and ff2_w. Return W."""
@@ -42,4 +42,8 @@ CASES = (
                 rng=generator(), num_layers=2, residual=True),
     random_case("shape (5, 2), L = 6, not residual-writing, default_rng(1)", seed=1, shape=(5, 2), rng=generator(),
                 num_layers=6, residual=False),
+    random_case("shape (16, 48), L = 12, a residual-writing projection, default_rng(76)", seed=76, shape=(16, 48),
+                rng=generator(), num_layers=12, residual=True),
+    random_case("shape (7,), L = 1, residual-writing, default_rng(77)", seed=77, shape=(7,), rng=generator(),
+                num_layers=1, residual=True),
 )

@@ -1,6 +1,6 @@
 """Exercise: GPT-2's initial standard deviation, scaled down for residual-writing projections."""
 from ..init import init_weight as _init_weight
-from ._spec import Mistake, case, starter
+from ._spec import Mistake, case, random_case, starter
 
 TITLE = "GPT-2 scaled initialisation"
 PAGE = "layers/initialisation.md"
@@ -9,10 +9,12 @@ KIND = "write"
 FUNCTION = "gpt2_std"
 OUTPUTS = ("std",)
 STATEMENT = """\
-GPT-2 draws its weight matrices from a normal distribution with standard deviation 0.02. The projections that
-write into the residual stream (the attention output `wo` and the MLP's second matrix `ff2_w`) use
-\\(0.02/\\sqrt{2L}\\) instead, for `L` blocks, because each block adds two of them to the same stream. Write
-`gpt2_std(num_layers, residual)` returning the standard deviation (a float) for a matrix of that kind."""
+Write `gpt2_std(num_layers, residual)` returning, as a float, the standard deviation GPT-2 starts a weight matrix
+with. The base value is 0.02. Two matrices per block, the attention output `wo` and the MLP's `ff2_w`, add their
+result straight into the residual stream (`residual` is `True` for them): over `L = num_layers` blocks that is
+`2L` independent contributions whose variances add up, so each gets a share \\(1/(2L)\\) of the variance, a
+standard deviation of \\(0.02/\\sqrt{2L}\\). Every other matrix keeps 0.02. `num_layers` is any integer from 1
+up. The result is a float64 number."""
 SOLUTION = '''\
 def gpt2_std(num_layers, residual):
     """num_layers: L >= 1; residual: True for wo and ff2_w. Return the standard deviation."""
@@ -33,7 +35,8 @@ MISTAKES = (
             "Variances add, so the standard deviation shrinks with the square root: divide by sqrt(2L), not 2L."),
     Mistake("all matrices scaled", "    if residual:\n        std = std / np.sqrt(2 * num_layers)\n",
             "    std = std / np.sqrt(2 * num_layers)\n",
-            "Only the projections that write into the residual stream are scaled; the others keep 0.02."),
+            "Only `wo` and `ff2_w`, whose outputs are added to the residual stream, get the smaller spread; every "
+            "other matrix keeps 0.02."),
 )
 
 
@@ -52,4 +55,9 @@ CASES = (
     case("L = 2, a residual-writing projection", num_layers=2, residual=True),
     case("L = 12, a matrix that is not residual-writing", num_layers=12, residual=False),
     case("L = 12, a residual-writing projection", num_layers=12, residual=True),
+    case("L = 1, a residual-writing projection", num_layers=1, residual=True),
+    random_case("an L drawn at random between 3 and 48 (seeded), residual-writing", seed=74,
+                num_layers=lambda rng: int(rng.integers(3, 49)), residual=True),
+    random_case("another L drawn at random between 3 and 48 (seeded), not residual-writing", seed=75,
+                num_layers=lambda rng: int(rng.integers(3, 49)), residual=False),
 )

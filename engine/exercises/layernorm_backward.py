@@ -9,11 +9,12 @@ KIND = "write"
 FUNCTION = "layernorm_backward"
 OUTPUTS = ("dx", "dgamma", "dbeta")
 STATEMENT = """\
-`layernorm_forward` is given. Write `layernorm_backward(dy, x, gamma, beta, eps=1e-5)` returning
-`(dx, dgamma, dbeta)` for `x` `(..., d)` and the upstream gradient `dy` of the same shape. With
-\\(\\hat x = (x - \\mu)/\\sqrt{\\sigma^2 + \\epsilon}\\) and \\(g = \\gamma \\cdot dy\\), each row's
-\\(dx = (g - \\mathrm{mean}(g) - \\hat x\\,\\mathrm{mean}(g \\hat x)) / \\sqrt{\\sigma^2 + \\epsilon}\\).
-`dgamma` and `dbeta` have shape `(d,)` and sum over every leading axis."""
+`layernorm_forward` is given: per row of `x` `(..., d)` it takes the mean \\(\\mu\\) and the biased variance
+\\(\\sigma^2\\), forms \\(\\hat x = (x - \\mu)/\\sqrt{\\sigma^2 + \\epsilon}\\) and returns
+\\(y = \\gamma \\hat x + \\beta\\). Write `layernorm_backward(dy, x, gamma, beta, eps=1e-5)` returning
+`(dx, dgamma, dbeta)` from the upstream gradient `dy` (the shape of `x`): `dx` has the shape of `x`, `dgamma` and
+`dbeta` the shape `(d,)`. Derive it; the hints go one step at a time and the last one gives the formula. Arrays are
+float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def layernorm_forward(x, gamma, beta, eps=1e-5):
     mean = x.mean(axis=-1, keepdims=True)
@@ -36,9 +37,14 @@ def layernorm_backward(dy, x, gamma, beta, eps=1e-5):
 '''
 STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
-    "Recompute mean, variance and x_hat from x first, as the forward did.",
-    "The mean and the variance both depend on every entry of the row: that gives the two subtracted terms.",
-    "dgamma = sum of dy * x_hat and dbeta = sum of dy over all axes except the last.",
+    "The parameters first. y = gamma * x_hat + beta, and gamma and beta serve every row: dbeta adds up dy and "
+    "dgamma adds up dy * x_hat over every axis except the last.",
+    "Now x. Recompute the row's mean, variance and x_hat as the forward did, and let g = gamma * dy, the gradient "
+    "that reaches x_hat. If the mean and the variance were constants, dx would simply be g / sqrt(var + eps).",
+    "They are not: both depend on every entry of the row. The path through the mean takes away the row's mean of "
+    "g; the path through the variance takes away x_hat times the row's mean of g * x_hat.",
+    "So dx = (g - mean(g) - x_hat * mean(g * x_hat)) / sqrt(var + eps), each mean over the last axis with "
+    "keepdims=True.",
 )
 MISTAKES = (
     Mistake("mean's path forgotten", "(g - g.mean(axis=-1, keepdims=True) - x_hat", "(g - x_hat",
@@ -47,6 +53,13 @@ MISTAKES = (
             "The variance also depends on every x in the row: subtract x_hat * mean(g * x_hat)."),
     Mistake("gamma forgotten", "g = gamma * dy", "g = dy",
             "The gradient reaching x_hat is gamma * dy, not dy: y = gamma * x_hat + beta."),
+    Mistake("dgamma summed over the features", "dgamma = (dy * x_hat).sum(axis=lead)",
+            "dgamma = (dy * x_hat).sum(axis=-1)",
+            "dgamma has one entry per feature, shape (d,): add dy * x_hat up over the rows (every axis but the "
+            "last), not over the features of each row."),
+    Mistake("dgamma and dbeta over the first axis only", "lead = tuple(range(dy.ndim - 1))", "lead = 0",
+            "Summing over axis 0 alone leaves the other leading axes, e.g. (T, d) for a (B, T, d) input: gamma and "
+            "beta serve every position of every sequence, so sum over all axes but the last."),
 )
 GRADCHECK = Gradcheck(forward="layernorm_forward", args=("x", "gamma", "beta"), wrt=("x", "gamma", "beta"),
                       upstream="dy")
@@ -61,4 +74,8 @@ CASES = (
          x=[[1.0, 2.0, 3.0, 4.0], [2.0, -2.0, 0.0, 4.0]], gamma=[1.0, 2.0, 3.0, 4.0], beta=[0.0, 1.0, 0.0, -1.0]),
     random_case("a random batch of shape (2, 3, 5), d = 5", seed=21, dy=normal(2, 3, 5), x=normal(2, 3, 5, scale=2.0),
                 gamma=normal(5), beta=normal(5)),
+    random_case("a single row x of shape (6,), no leading axis", seed=34, dy=normal(6), x=normal(6), gamma=normal(6),
+                beta=normal(6)),
+    random_case("a random (4, 3, 2, 7) input with values in the thousands", seed=35, dy=normal(4, 3, 2, 7),
+                x=normal(4, 3, 2, 7, scale=1000.0), gamma=normal(7), beta=normal(7)),
 )

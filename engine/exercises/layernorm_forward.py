@@ -12,7 +12,8 @@ STATEMENT = """\
 Write `layernorm_forward(x, gamma, beta, eps=1e-5)` returning `y`, the same shape as `x` `(..., d)`.
 Normalise every row (the last axis) on its own: subtract the row's mean, divide by
 \\(\\sqrt{\\mathrm{var} + \\epsilon}\\) where the variance is the *biased* one (divide by d), then scale by `gamma`
-and shift by `beta`, both of shape `(d,)`. `x` may have any number of leading axes."""
+and shift by `beta`, both of shape `(d,)`. `x` may have any number of leading axes. Arrays are float64 (NumPy's
+default); leave the inputs unchanged."""
 SOLUTION = '''\
 def layernorm_forward(x, gamma, beta, eps=1e-5):
     """x: (..., d), gamma and beta: (d,). Return y with the shape of x."""
@@ -54,4 +55,8 @@ CASES = (
                 gamma=normal(5), beta=normal(5)),
     random_case("a random (4, 7) input with large values", seed=2, x=normal(4, 7, scale=1000.0),
                 gamma=normal(7), beta=normal(7)),
+    case("a constant row (variance 0, where only eps keeps the division finite) and a row of tiny values",
+         x=[[3.0, 3.0, 3.0], [1e-4, -1e-4, 2e-4]], gamma=[1.0, 2.0, 3.0], beta=[0.5, 0.0, -0.5]),
+    random_case("a single row x of shape (6,), no leading axis", seed=62, x=normal(6), gamma=normal(6),
+                beta=normal(6)),
 )

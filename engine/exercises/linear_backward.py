@@ -12,7 +12,8 @@ STATEMENT = """\
 `linear_forward` is given. Write `linear_backward(dY, X, W, b)` returning `(dX, dW, db)` for `Y = X @ W + b`, where
 `X` is `(B, T, n_in)`, `W` is `(n_in, n_out)`, `b` is `(n_out,)` and the upstream gradient `dY` is `(B, T, n_out)`.
 `dX` has the shape of `X`; `dW` and `db` have the shapes of `W` and `b` and collect a contribution from *every*
-row of the batch. (`b` is passed only so the signature mirrors the forward.)"""
+row of the batch. (`b` is passed only so the signature mirrors the forward.) Arrays are float64 (NumPy's default);
+leave the inputs unchanged."""
 SOLUTION = '''\
 def linear_forward(X, W, b):
     return X @ W + b
@@ -58,4 +59,8 @@ CASES = (
          W=[[1.0, -1.0], [0.0, 2.0], [0.5, 0.0]], b=[0.0, 1.0]),
     random_case("a random batch (3, 4, 5) with n_out = 3", seed=10, dY=normal(3, 4, 3), X=normal(3, 4, 5),
                 W=normal(5, 3), b=normal(3)),
+    random_case("a square layer, n_in = n_out = 4, batch (2, 3)", seed=50, dY=normal(2, 3, 4), X=normal(2, 3, 4),
+                W=normal(4, 4), b=normal(4)),
+    random_case("one sequence of one row, B = T = 1", seed=51, dY=normal(1, 1, 2), X=normal(1, 1, 5), W=normal(5, 2),
+                b=normal(2)),
 )

@@ -11,7 +11,7 @@ OUTPUTS = ("Y",)
 STATEMENT = """\
 Write `linear_forward(X, W, b)` returning `Y = X @ W + b`. `X` is `(..., n_in)` (any number of leading axes:
 a batch, a sequence), `W` is `(n_in, n_out)` and `b` is `(n_out,)`; `Y` is `(..., n_out)`. The same `W` and `b`
-serve every row of `X`."""
+serve every row of `X`. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def linear_forward(X, W, b):
     """X: (..., n_in), W: (n_in, n_out), b: (n_out,). Return Y of shape (..., n_out)."""
@@ -40,4 +40,7 @@ CASES = (
     random_case("a random batch X of shape (2, 4, 5) and W of shape (5, 3)", seed=8, X=normal(2, 4, 5),
                 W=normal(5, 3), b=normal(3)),
     random_case("a single row X (1, 7) and W (7, 2)", seed=9, X=normal(1, 7), W=normal(7, 2), b=normal(2)),
+    random_case("a single vector X of shape (4,), no leading axis", seed=48, X=normal(4), W=normal(4, 3), b=normal(3)),
+    random_case("X of shape (2, 2, 3, 4) with a square W (4, 4)", seed=49, X=normal(2, 2, 3, 4), W=normal(4, 4),
+                b=normal(4)),
 )

@@ -12,7 +12,8 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b)` returning the block's feed-forward sublayer
 `ff2(gelu(ff1(x)))`: `x` `(..., d)` goes through the linear layer `ff1` (`ff1_w` `(d, F)`, `ff1_b` `(F,)`), GPT-2's
-tanh GELU, and the linear layer `ff2` (`ff2_w` `(F, d)`, `ff2_b` `(d,)`) back to `(..., d)`."""
+tanh GELU, and the linear layer `ff2` (`ff2_w` `(F, d)`, `ff2_b` `(d,)`) back to `(..., d)`. Arrays are float64
+(NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
     """x: (..., d), ff1_w: (d, F), ff1_b: (F,), ff2_w: (F, d), ff2_b: (d,). Return y (..., d)."""
@@ -45,4 +46,6 @@ CASES = (
          ff1_b=[0.0, 0.5, -0.5], ff2_w=[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], ff2_b=[0.1, -0.1]),
     random_case("a random batch (2, 3, 5) with F = 7", seed=31, x=normal(2, 3, 5), ff1_w=normal(5, 7), ff1_b=normal(7),
                 ff2_w=normal(7, 5), ff2_b=normal(5)),
+    random_case("a single vector x of shape (4,), no leading axis, F = 16", seed=80, x=normal(4), ff1_w=normal(4, 16),
+                ff1_b=normal(16), ff2_w=normal(16, 4), ff2_b=normal(4)),
 )

@@ -13,7 +13,8 @@ OUTPUTS = ("grad",)
 STATEMENT = """\
 Write `numerical_gradient(f, x, h=1e-5)` returning an array shaped like `x` whose every entry is the central
 difference \\((f(x + h\\,e_i) - f(x - h\\,e_i)) / 2h\\). `f()` takes no arguments: it reads the float array `x`
-itself, so nudge one entry of `x` in place, call `f()`, and put the entry back before moving on."""
+itself, so nudge one entry of `x` in place, call `f()`, and put the entry back before moving on. `x` is float64
+(NumPy's default), and so is the gradient; when you return, `x` must hold its original values again."""
 SOLUTION = '''\
 def numerical_gradient(f, x, h=1e-5):
     """f() -> float reads the float array x. Return the gradient of f with respect to x (shape of x)."""
@@ -52,12 +53,13 @@ def reference(f, x, h=1e-5):
     return _numerical_gradient(f, x, h)
 
 
-def _cubic_case(label, x, weights):
+def _cubic_case(label, x, weights, h=None):
     """f(x) = sum(w * x^3) + (sum x)^2: curved, and coupling the entries, so that each wrong variant (an entry
-    left nudged included) gives a different gradient."""
+    left nudged included) gives a different gradient. ``h`` is passed when given."""
     def make():
         point = np.array(x, dtype=np.float64)
-        return {"f": lambda: float(np.sum(weights * point ** 3) + np.sum(point) ** 2), "x": point}
+        inputs = {"f": lambda: float(np.sum(weights * point ** 3) + np.sum(point) ** 2), "x": point}
+        return inputs if h is None else {**inputs, "h": h}
     return Case(label, make)
 
 
@@ -66,4 +68,9 @@ CASES = (
                 np.array([1.0, 2.0, -1.0])),
     _cubic_case("f(x) = sum(w * x^3) + (sum x)^2 at a 2×3 x", [[0.5, -1.0, 2.0], [1.5, 0.0, -2.0]],
                 np.array([[1.0, 0.5, 2.0], [-1.0, 3.0, 1.0]])),
+    _cubic_case("the same f at x = (1, 2, 3) with h = 0.1 passed (its central difference is off by w h^2)",
+                [1.0, 2.0, 3.0], np.array([1.0, 2.0, -1.0]), h=0.1),
+    _cubic_case("f(x) = sum(w * x^3) + (sum x)^2 at a 0-d x", 1.5, np.array(2.0)),
+    _cubic_case("f(x) = sum(w * x^3) + (sum x)^2 at a (2, 2, 2) x", np.arange(8.0).reshape(2, 2, 2) / 4 - 1,
+                np.linspace(-1.0, 1.0, 8).reshape(2, 2, 2)),
 )

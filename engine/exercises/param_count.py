@@ -1,7 +1,7 @@
 """Exercise: count the parameters of the pre-LN GPT."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import param_count as _param_count
-from ._spec import Mistake, case, starter
+from ._spec import Mistake, case, random_case, starter
 
 TITLE = "Counting parameters"
 PAGE = "model/model.md"
@@ -13,7 +13,8 @@ STATEMENT = """\
 Write `gpt_param_count(V, T, d, F, L)` returning the number of parameters (an int) of this site's model with
 LayerNorm in the pre-LN placement: a token table `(V, d)` and a position table `(T, d)`; per block, two LayerNorms
 (gain and bias, `d` each), the four attention matrices `(d, d)` with their biases, and the MLP `(d, F)` + `(F,)` and
-`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`."""
+`(F, d)` + `(d,)`; a final LayerNorm; and the output head `(d, V)` with a bias `(V,)`. All sizes are integers from 1
+up (V from 2). The count is an integer, not a float."""
 SOLUTION = '''\
 def gpt_param_count(V, T, d, F, L):
     """Return the number of parameters as an int."""
@@ -31,12 +32,18 @@ HINTS = (
 )
 MISTAKES = (
     Mistake("attention biases forgotten", "attention = 4 * d * d + 4 * d", "attention = 4 * d * d",
-            "Each of the four attention projections (q, k, v and the output) also has a bias of d entries."),
+            "4d parameters per block are missing: the four attention projections (q, k, v and the output) each have "
+            "a bias of d entries, and the block's two LayerNorms hold 2d each; one of the two groups is left out."),
     Mistake("final LayerNorm forgotten", " + 2 * d + head", " + head",
             "Pre-LN adds one more LayerNorm after the last block, before the head: 2d more parameters."),
     Mistake("position table forgotten", "embeddings = (V + T) * d", "embeddings = V * d",
             "The learned position table has T rows of d entries too."),
 )
+
+
+def _size(low, high):
+    """A size drawn from the case's generator, as a plain int."""
+    return lambda rng: int(rng.integers(low, high))
 
 
 def reference(V, T, d, F, L):
@@ -47,4 +54,8 @@ CASES = (
     case("V = 5, T = 3, d = 2, F = 4, L = 1", V=5, T=3, d=2, F=4, L=1),
     case("the site's default model: V = 60, T = 16, d = 32, F = 128, L = 2", V=60, T=16, d=32, F=128, L=2),
     case("GPT-2 small's sizes: V = 50257, T = 1024, d = 768, F = 3072, L = 12", V=50257, T=1024, d=768, F=3072, L=12),
+    random_case("sizes drawn at random (seeded)", seed=78, V=_size(2, 500), T=_size(1, 64), d=_size(1, 100),
+                F=_size(1, 400), L=_size(1, 30)),
+    random_case("other sizes drawn at random (seeded)", seed=79, V=_size(2, 500), T=_size(1, 64), d=_size(1, 100),
+                F=_size(1, 400), L=_size(1, 30)),
 )

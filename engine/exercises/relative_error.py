@@ -11,7 +11,8 @@ OUTPUTS = ("error",)
 STATEMENT = """\
 Write `relative_error(a, b)` returning \\(\\lVert a - b\\rVert / (\\lVert a\\rVert + \\lVert b\\rVert)\\) as a float,
 with Euclidean norms over all entries, for two arrays of the same shape. It is symmetric in `a` and `b` and does not
-depend on their overall scale. When both arrays are exactly zero, return 0."""
+depend on their overall scale, from 1e-150 to 1e100. When both arrays are exactly zero, return 0. Arrays are float64
+(NumPy's default); leave them unchanged."""
 SOLUTION = '''\
 def relative_error(a, b):
     """a, b: arrays of the same shape. Return the relative error as a float."""
@@ -44,4 +45,10 @@ CASES = (
     case("a = [3, 4] and b = [3, 0]", a=[3.0, 4.0], b=[3.0, 0.0]),
     case("two zero arrays of shape (2, 2)", a=[[0.0, 0.0], [0.0, 0.0]], b=[[0.0, 0.0], [0.0, 0.0]]),
     random_case("random a and b of shape (3, 4)", seed=33, a=normal(3, 4), b=normal(3, 4)),
+    random_case("tiny arrays, entries around 1e-150, where any constant added below would dominate", seed=84,
+                a=normal(2, 5, scale=1e-150), b=normal(2, 5, scale=1e-150)),
+    random_case("huge arrays, entries around 1e100", seed=85, a=normal(4, 3, scale=1e100),
+                b=normal(4, 3, scale=1e100)),
+    case("a zero array against a nonzero one (relative error 1)", a=[0.0, 0.0], b=[1e-3, -2e-3]),
+    random_case("two 0-d arrays", seed=86, a=normal(), b=normal()),
 )

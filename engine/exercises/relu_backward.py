@@ -11,7 +11,8 @@ OUTPUTS = ("dx",)
 STATEMENT = """\
 `relu_forward(x)` is given. Write `relu_backward(dy, x)` returning `dx`, the gradient with respect to the input
 `x` (any shape) given the upstream gradient `dy` (same shape). ReLU passes the gradient where `x > 0` and blocks it
-elsewhere; at exactly `x = 0`, where the derivative does not exist, take it as 0 like the engine does."""
+elsewhere; at exactly `x = 0`, where the derivative does not exist, take it as 0 like the engine does. Arrays are
+float64 (NumPy's default), and so is `dx`; leave the inputs unchanged."""
 SOLUTION = '''\
 def relu_forward(x):
     return np.maximum(x, 0.0)
@@ -46,4 +47,5 @@ CASES = (
     case("a 2×3 input without zeros", dy=[[1.0, -2.0, 3.0], [0.5, 0.5, -1.0]], x=[[-1.0, 2.0, 0.5], [3.0, -0.1, 4.0]]),
     case("a 1×4 input with x = 0 in it", dy=[[2.0, 2.0, -3.0, 1.0]], x=[[0.0, 1.0, 0.0, -2.0]]),
     random_case("a random (2, 3, 5) input", seed=11, dy=normal(2, 3, 5), x=normal(2, 3, 5)),
+    case("a 1-D input of shape (4,) with x = 0 and x = -0.0", dy=[1.0, 1.0, 1.0, 1.0], x=[0.0, -0.0, 1e-300, -1e-300]),
 )

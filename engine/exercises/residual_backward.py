@@ -12,7 +12,7 @@ OUTPUTS = ("dx",)
 STATEMENT = """\
 For the residual layer `y = x + x @ W` (given as `residual_forward`), `residual_backward(dy, x, W)` should return
 `dx`, the gradient with respect to `x` `(..., d)`, given `dy` of the same shape and `W` `(d, d)`. The code below
-drops part of the gradient. Fix it."""
+drops part of the gradient. Fix it. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def residual_forward(x, W):
     return x + x @ W
@@ -49,4 +49,5 @@ CASES = (
     case("a 2×2 input with a 2×2 W", dy=[[1.0, 0.0], [2.0, -1.0]], x=[[1.0, 2.0], [3.0, 4.0]],
          W=[[0.0, 1.0], [2.0, 0.5]]),
     random_case("a random batch of shape (2, 3, 4)", seed=25, dy=normal(2, 3, 4), x=normal(2, 3, 4), W=normal(4, 4)),
+    random_case("a single vector x of shape (3,), no leading axis", seed=64, dy=normal(3), x=normal(3), W=normal(3, 3)),
 )

@@ -18,7 +18,8 @@ STATEMENT = """\
 Write `residual_update(x, W, gamma, beta, eps=1e-5)` returning \\(y = x + \\mathrm{LN}(x)\\,W\\): a pre-LN sublayer
 whose branch is a linear map without bias. `x` is `(..., d)`, `W` `(d, d)`, `gamma` and `beta` `(d,)`; LN is
 LayerNorm over the last axis with the biased variance. When your code passes, the page stacks it 40 times and plots
-how large the activations are after each layer, next to the same stack without the skip path."""
+how large the activations are after each layer, next to the same stack without the skip path. Arrays are float64
+(NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def residual_update(x, W, gamma, beta, eps=1e-5):
     """x: (..., d), W: (d, d), gamma and beta: (d,). Return x + layernorm(x) @ W."""
@@ -55,6 +56,8 @@ CASES = (
          W=[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.5, 0.5, 0.0]], gamma=[1.0, 1.0, 1.0], beta=[0.0, 0.0, 0.0]),
     random_case("a random batch of shape (2, 3, 5), d = 5", seed=24, x=normal(2, 3, 5, scale=2.0),
                 W=normal(5, 5, scale=0.5), gamma=normal(5), beta=normal(5)),
+    random_case("a single vector x of shape (4,), values in the thousands", seed=65, x=normal(4, scale=1000.0),
+                W=normal(4, 4), gamma=normal(4), beta=normal(4)),
 )
 
 DEPTH, WIDTH, ROWS = 40, 64, 16

@@ -9,10 +9,11 @@ KIND = "write"
 FUNCTION = "rmsnorm_backward"
 OUTPUTS = ("dx", "dgamma")
 STATEMENT = """\
-`rmsnorm_forward` is given. Write `rmsnorm_backward(dy, x, gamma, eps=1e-5)` returning `(dx, dgamma)`. With
-\\(r = 1/\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\), \\(\\hat x = x r\\) and \\(g = \\gamma \\cdot dy\\), each row's
-\\(dx = (g - \\hat x\\,\\mathrm{mean}(g \\hat x))\\,r\\); `dgamma` `(d,)` sums \\(dy\\,\\hat x\\) over every
-leading axis."""
+`rmsnorm_forward` is given: per row of `x` `(..., d)` it computes \\(r = 1/\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\)
+and returns \\(y = \\gamma\\, x\\, r\\). Write `rmsnorm_backward(dy, x, gamma, eps=1e-5)` returning `(dx, dgamma)`
+from the upstream gradient `dy` (the shape of `x`): `dx` has the shape of `x`, `dgamma` the shape `(d,)`. Derive
+it; the hints go one step at a time and the last one gives the formula. Arrays are float64 (NumPy's default);
+leave the inputs unchanged."""
 SOLUTION = '''\
 def rmsnorm_forward(x, gamma, eps=1e-5):
     return gamma * x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps)
@@ -29,8 +30,13 @@ def rmsnorm_backward(dy, x, gamma, eps=1e-5):
 '''
 STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
-    "r depends on every entry of the row: that is where the subtracted term comes from.",
-    "dgamma sums over all axes except the last: `axis=tuple(range(dy.ndim - 1))`.",
+    "gamma first: it serves every row, so dgamma adds up dy * x * r over every axis except the last "
+    "(`axis=tuple(range(dy.ndim - 1))`).",
+    "Now x, with g = gamma * dy. If r were a constant, dx would be g * r.",
+    "But r depends on every entry of its row: dr/dx_j = -r^3 x_j / d. That path adds -x * r^3 * mean(g * x) "
+    "(the mean over the row).",
+    "With x_hat = x * r the two terms combine to dx = (g - x_hat * mean(g * x_hat)) * r, the mean over the last "
+    "axis with keepdims=True.",
 )
 MISTAKES = (
     Mistake("scale treated as a constant", "dx = (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True)) * r",
@@ -51,4 +57,7 @@ CASES = (
          x=[[1.0, 2.0, 3.0, 4.0], [3.0, -4.0, 0.0, 1.0]], gamma=[1.0, 2.0, 3.0, 4.0]),
     random_case("a random batch of shape (3, 2, 7), d = 7", seed=23, dy=normal(3, 2, 7), x=normal(3, 2, 7),
                 gamma=normal(7)),
+    random_case("a single row x of shape (5,), no leading axis", seed=36, dy=normal(5), x=normal(5), gamma=normal(5)),
+    random_case("a random (2, 2, 3, 6) input with values in the thousands", seed=37, dy=normal(2, 2, 3, 6),
+                x=normal(2, 2, 3, 6, scale=1000.0), gamma=normal(6)),
 )

@@ -11,7 +11,7 @@ OUTPUTS = ("y",)
 STATEMENT = """\
 Write `rmsnorm_forward(x, gamma, eps=1e-5)` returning `y` with the shape of `x` `(..., d)`: divide every row by its
 root mean square \\(\\sqrt{\\mathrm{mean}(x^2) + \\epsilon}\\) and scale by `gamma` `(d,)`. Unlike LayerNorm,
-RMSNorm subtracts no mean and adds no bias."""
+RMSNorm subtracts no mean and adds no bias. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def rmsnorm_forward(x, gamma, eps=1e-5):
     """x: (..., d), gamma: (d,). Return y with the shape of x."""
@@ -43,4 +43,7 @@ CASES = (
     case("the rows [1, 2, 3, 4] and [3, -4, 0, 0]", x=[[1.0, 2.0, 3.0, 4.0], [3.0, -4.0, 0.0, 0.0]],
          gamma=[1.0, 1.0, 2.0, 2.0]),
     random_case("a random batch of shape (2, 3, 5), d = 5", seed=22, x=normal(2, 3, 5, scale=3.0), gamma=normal(5)),
+    case("a row of zeros (only eps keeps the division finite) and a row of tiny values",
+         x=[[0.0, 0.0, 0.0], [1e-4, -2e-4, 3e-4]], gamma=[1.0, 2.0, 3.0]),
+    random_case("a single row x of shape (4,), no leading axis", seed=63, x=normal(4, scale=100.0), gamma=normal(4)),
 )

@@ -13,7 +13,8 @@ OUTPUTS = ("p",)
 STATEMENT = """\
 Write `softmax(x)` returning probabilities over the last axis of `x` `(..., n)`: every row of the result is
 positive and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
-before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0."""
+before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0. Arrays are float64
+(NumPy's default); leave `x` unchanged."""
 SOLUTION = '''\
 def softmax(x):
     """x: (..., n), may contain -inf. Return p of the same shape; every row sums to 1."""
@@ -57,4 +58,6 @@ CASES = (
     random_case("scores of shape (2, 4, 4) with -inf above the diagonal (a causal mask)", seed=14, x=_masked),
     random_case("3 rows of 5 scores around 0, -1000 and +1000", seed=15, x=_far_apart),
     random_case("a random (6, 7) input", seed=16, x=normal(6, 7, scale=5.0)),
+    random_case("a single row of 5 scores, shape (5,)", seed=54, x=normal(5)),
+    case("a row with one finite score among -inf", x=[[-np.inf, 2.0, -np.inf, -np.inf]]),
 )

@@ -13,7 +13,8 @@ OUTPUTS = ("x",)
 STATEMENT = """\
 Write `embed_tokens(ids, tok_emb, pos_emb)` returning the transformer's input `x` of shape `(B, T, d)`. `ids` is
 `(B, T)`, `tok_emb` is `(V, d)` and `pos_emb` is `(T_max, d)` with `T <= T_max`. The vector at batch `b` and
-position `t` is the row of its token plus the row of its *position*: `tok_emb[ids[b, t]] + pos_emb[t]`."""
+position `t` is the row of its token plus the row of its *position*: `tok_emb[ids[b, t]] + pos_emb[t]`. `tok_emb`
+and `pos_emb` are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def embed_tokens(ids, tok_emb, pos_emb):
     """ids: (B, T) ints, tok_emb: (V, d), pos_emb: (T_max, d). Return x of shape (B, T, d)."""
@@ -29,8 +30,8 @@ MISTAKES = (
     Mistake("position looked up by token id", "pos_emb[:T]", "pos_emb[ids]",
             "The position table is indexed by the *position* t = 0, 1, ..., T - 1, not by the token id: "
             "add `pos_emb[:T]`."),
-    Mistake("every position row", "return tok_emb[ids] + pos_emb[:T]", "return tok_emb[ids] + pos_emb",
-            "`pos_emb` has T_max rows; a sequence of T tokens uses only the first T: `pos_emb[:T]`."),
+    Mistake("positions counted from 1", "pos_emb[:T]", "pos_emb[1:T + 1]",
+            "Positions count from 0: the first token of a sequence gets row 0 of `pos_emb`, so add `pos_emb[:T]`."),
 )
 
 
@@ -44,4 +45,8 @@ CASES = (
          pos_emb=[[0.1, 0.1], [0.2, -0.2], [10.0, 20.0], [7.0, 7.0], [-5.0, 5.0]]),
     random_case("random ids (3, 4) with V = 6, T_max = 7, d = 5", seed=7, ids=integers(6, 3, 4),
                 tok_emb=normal(6, 5), pos_emb=normal(7, 5)),
+    random_case("one sequence as long as the table, T = T_max = 6", seed=46, ids=integers(5, 1, 6),
+                tok_emb=normal(5, 3), pos_emb=normal(6, 3)),
+    random_case("20 sequences of 1 token", seed=47, ids=integers(9, 20, 1), tok_emb=normal(9, 2),
+                pos_emb=normal(4, 2)),
 )

@@ -34,7 +34,12 @@ for exercise_id in exercises.ids():
         failures.append(str(error))
 error = json.loads(exercises.grade_json("layernorm-forward", "def layernorm_forward(x, gamma, beta):\\n"
                                         "    return x / nothing\\n"))["error"]
-json.dumps({"python": sys.version.split()[0], "count": len(exercises.ids()), "failures": failures, "error": error})
+refused = json.loads(exercises.grade_json("causal-mask", "from engine.attention import causal_mask as cm\\n"
+                                          "def causal_mask(T):\\n    return cm(T)\\n"))["failure"]["message"]
+imported = json.loads(exercises.grade_json("causal-mask", "import engine.attention\\n"
+                                           + exercises.get("causal-mask").SOLUTION))["passed"]
+json.dumps({"python": sys.version.split()[0], "count": len(exercises.ids()), "failures": failures, "error": error,
+            "refused": refused, "imported": imported})
 """
 
 def test_every_exercise_validates_inside_pyodide():
@@ -43,3 +48,7 @@ def test_every_exercise_validates_inside_pyodide():
     assert report["count"] >= 30 and report["failures"] == []
     assert report["error"] == {"type": "NameError", "message": "name 'nothing' is not defined", "line": 2,
                                "code": "return x / nothing"}
+    # The engine's own function is refused there too (sys.monitoring on Python 3.13), importing it is not
+    assert report["refused"] == ("Your `causal_mask` calls `engine.attention.causal_mask`: practice code is plain "
+                                 "NumPy, so write it without `engine.attention.causal_mask`.")
+    assert report["imported"] is True

@@ -95,10 +95,10 @@ def test_a_write_starter_keeps_signature_docstring_and_given_functions():
 
 
 def test_prepare_computes_expected_outputs_ahead_and_names_an_unknown_id():
-    from engine.exercises import _grader
-    _grader._expected.pop("engine.exercises.relu_backward", None)
+    from engine.exercises import _expected
+    _expected._prepared.pop("engine.exercises.relu_backward", None)
     exercises.prepare(["relu-backward"])
-    assert "engine.exercises.relu_backward" in _grader._expected
+    assert "engine.exercises.relu_backward" in _expected._prepared
     assert exercises.grade("relu-backward", exercises.get("relu-backward").SOLUTION)["passed"]
     with pytest.raises(LayerwiseError, match="unknown exercise 'relu'"):
         exercises.prepare(["relu"])

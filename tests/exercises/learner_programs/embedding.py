@@ -1,0 +1,119 @@
+"""Embedding lookup, its backward with repeated ids, and token plus position embeddings."""
+from engine import exercises
+
+from . import Correct, Wrong, changed, refused
+
+EMBEDDING_BACKWARD = exercises.get("embedding-backward")
+FORWARD = "def embedding_forward(ids, table):\n    return table[ids]\n\n"  # the given forward the gradient check needs
+LOOKUP = "a 2×3 batch of ids with repeats and a 4×3 table"
+REPEATED = "ids [[0, 2, 0], [1, 0, 3]] (id 0 three times) into a 4×2 table"
+SEQUENCES = "2 sequences of 3 tokens, V = 4, T_max = 5, d = 2"
+
+PROGRAMS = [
+    Correct("embedding-forward", "a loop over the flattened ids", '''
+def embedding_forward(ids, table):
+    rows = [table[i] for i in np.ravel(ids)]
+    return np.array(rows).reshape(np.shape(ids) + (table.shape[1],))
+'''),
+    Correct("embedding-forward", "np.take along the first axis", '''
+def embedding_forward(ids, table):
+    return np.take(table, ids, axis=0)
+'''),
+    Correct("embedding-forward", "one-hot rows times the table", '''
+def embedding_forward(ids, table):
+    return np.eye(table.shape[0])[ids] @ table
+'''),
+    Wrong("embedding-forward", "ids flattened and never reshaped", '''
+def embedding_forward(ids, table):
+    return table[ids.ravel()]
+''', f"On {LOOKUP}, `out` has shape (6, 3) but should have shape (2, 3, 3)."),
+    Wrong("embedding-forward", "float32", '''
+def embedding_forward(ids, table):
+    return table[ids].astype(np.float32)
+''', f"On {LOOKUP}, `out` has dtype float32 but should have dtype float64."),
+    Wrong("embedding-forward", "the table cleared after the lookup", '''
+def embedding_forward(ids, table):
+    out = table[ids].copy()
+    table[:] = 0.0
+    return out
+''', changed(LOOKUP, "embedding_forward", "table")),
+    Wrong("embedding-forward", "the engine's lookup under another name", '''
+import engine.embedding as E
+
+def embedding_forward(ids, table):
+    return E.embedding_forward(ids, table)[0]
+''', refused("embedding_forward", "engine.embedding.embedding_forward")),
+
+    Correct("embedding-backward", "a loop adding row by row", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    dtable = np.zeros_like(table)
+    for i, row in zip(ids.reshape(-1), dout.reshape(-1, dout.shape[-1])):
+        dtable[i] += row
+    return dtable
+'''),
+    Correct("embedding-backward", "np.bincount per column, with minlength", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    flat = dout.reshape(-1, dout.shape[-1])
+    columns = [np.bincount(ids.ravel(), weights=flat[:, j], minlength=table.shape[0]) for j in range(flat.shape[1])]
+    return np.stack(columns, axis=1)
+'''),
+    Correct("embedding-backward", "the transposed one-hot matrix times dout", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    onehot = np.eye(table.shape[0])[ids.ravel()]          # (N, V)
+    return onehot.T @ dout.reshape(-1, dout.shape[-1])    # (V, d)
+'''),
+    Wrong("embedding-backward", "plain assignment keeps the last occurrence", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    dtable = np.zeros_like(table)
+    dtable[ids] = dout
+    return dtable
+''', f"On {REPEATED}, `dtable` is wrong in 2 of 8 entries.", EMBEDDING_BACKWARD.MISTAKES[0].hint),
+    Wrong("embedding-backward", "the gradient as (d, V)", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    return dout.reshape(-1, dout.shape[-1]).T @ np.eye(table.shape[0])[ids.ravel()]
+''', f"On {REPEATED}, `dtable` has shape (2, 4) but should have shape (4, 2)."),
+    Wrong("embedding-backward", "averaged over the occurrences", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    dtable = np.zeros_like(table)
+    np.add.at(dtable, ids, dout)
+    counts = np.bincount(ids.ravel(), minlength=table.shape[0])
+    return dtable / np.maximum(counts, 1)[:, None]
+''', f"On {REPEATED}, `dtable` is wrong in 2 of 8 entries."),
+    Wrong("embedding-backward", "the table zeroed to build the gradient", FORWARD + '''
+def embedding_backward(dout, ids, table):
+    table[:] = 0.0
+    np.add.at(table, ids, dout)
+    return table.copy()
+''', changed(REPEATED, "embedding_backward", "table")),
+
+    Correct("token-position", "loops over batch and position", '''
+def embed_tokens(ids, tok_emb, pos_emb):
+    B, T = ids.shape
+    x = np.empty((B, T, tok_emb.shape[1]))
+    for b in range(B):
+        for t in range(T):
+            x[b, t] = tok_emb[ids[b, t]] + pos_emb[t]
+    return x
+'''),
+    Correct("token-position", "positions looked up with np.arange, as picoGPT does", '''
+# after picoGPT's gpt2.py: wte[inputs] + wpe[range(len(inputs))], with a batch axis
+def embed_tokens(ids, tok_emb, pos_emb):
+    return tok_emb[ids] + pos_emb[np.arange(ids.shape[1])]
+'''),
+    Correct("token-position", "np.take and an explicit batch axis", '''
+def embed_tokens(ids, tok_emb, pos_emb):
+    return np.take(tok_emb, ids, axis=0) + pos_emb[None, :ids.shape[-1], :]
+'''),
+    Wrong("token-position", "positions cut to B instead of T", '''
+def embed_tokens(ids, tok_emb, pos_emb):
+    return tok_emb[ids] + pos_emb[:ids.shape[0]]
+''', f"`embed_tokens` raised ValueError on {SEQUENCES}."),
+    Wrong("token-position", "the position rows summed", '''
+def embed_tokens(ids, tok_emb, pos_emb):
+    return tok_emb[ids] + pos_emb[:ids.shape[1]].sum(axis=0)
+''', f"On {SEQUENCES}, `x` is wrong in 12 of 12 entries."),
+    Wrong("token-position", "float32", '''
+def embed_tokens(ids, tok_emb, pos_emb):
+    return (tok_emb[ids] + pos_emb[:ids.shape[1]]).astype(np.float32)
+''', f"On {SEQUENCES}, `x` has dtype float32 but should have dtype float64."),
+]
