@@ -9,7 +9,8 @@ import importlib
 import os
 
 __all__ = ["activations", "attention", "checkpoint", "config", "data", "dropout", "embedding", "errors", "generate",
-           "gradcheck", "init", "linear", "loss", "model", "norms", "optim", "residual", "softmax", "train"]
+           "gradcheck", "init", "kv_cache", "linear", "loss", "model", "norms", "optim", "residual", "softmax",
+           "train"]
 
 
 def __getattr__(name):
