@@ -125,6 +125,6 @@ def controls(prompt, note, new_characters):
         '<input id="lw-inside-top-k" type="number" value="0" min="0" step="1">'
         '<label for="lw-inside-seed">Seed</label>'
         '<input id="lw-inside-seed" type="number" value="0" min="0" step="1">'
-        f'<button type="button" id="lw-inside-generate" class="md-button" disabled>Generate {new_characters} '
+        f'<button type="button" id="lw-inside-generate" class="lw-button lw-inside-generate" disabled>Generate {new_characters} '
         "characters</button></div>"
         f'<p id="lw-inside-message" class="lw-inside-message" role="status">{escape(message)}</p>')
