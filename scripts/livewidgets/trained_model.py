@@ -3,7 +3,7 @@ default TrainSettings, made at build time and kept in ``.cache/layerwise-model/<
 modules and its data, so ``mkdocs serve`` and every build after the first reuse it (training costs ~20-40 s).
 
 Training is deterministic (seeded, one process, NumPy only): the same sources give the same checkpoint bit for bit
-on one machine, which ``tests/engine/test_trained_model.py`` checks by training again. Another CPU's BLAS may round
+on one machine, which ``tests/site/test_trained_model.py`` checks by training again. Another CPU's BLAS may round
 differently, so the checkpoint is not committed: each machine makes its own from the same sources.
 """
 import ast
