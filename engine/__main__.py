@@ -37,6 +37,7 @@ def build_parser():
     talk.add_argument("--temperature", type=float, default=0.8)
     talk.add_argument("--top-k", type=int, default=None)
     talk.add_argument("--seed", type=int, default=0)
+    talk.add_argument("--kv-cache", action="store_true", help="keep keys and values between steps (same text, faster)")
     return parser
 
 
@@ -53,7 +54,7 @@ def run_train(args):
 def run_talk(args):
     params, config, vocab, _ = load_checkpoint(args.checkpoint)
     print(generate_text(params, config, vocab, args.prompt, args.tokens, seed=args.seed,
-                        temperature=args.temperature, top_k=args.top_k))
+                        temperature=args.temperature, top_k=args.top_k, kv_cache=args.kv_cache))
 
 
 def main(argv=None):

@@ -2,7 +2,8 @@
 
 Each step crops the context to the last ``seq_len`` tokens (the model has no position embedding beyond that),
 takes the logits of the last position, sharpens or flattens them with the temperature, keeps only the top-k, turns
-them into probabilities and samples one id.
+them into probabilities and samples one id. With ``kv_cache=True`` each step computes only the newest position
+(engine.kv_cache) and gives the same ids.
 """
 import math
 
@@ -10,7 +11,7 @@ import numpy as np
 
 from .data import decode, encode
 from .errors import LayerwiseError
-from .model import forward
+from .kv_cache import decode_step, prefill
 from .softmax import softmax_forward
 
 
@@ -38,20 +39,44 @@ def sample_next(logits, rng, temperature=1.0, top_k=None):
     return int(rng.choice(len(probs), p=probs))
 
 
-def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=None):
-    """The prompt ids ``(n,)`` followed by ``max_new_tokens`` sampled ids."""
+def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cache=False):
+    """Endless generation from the prompt ids ``(n,)``: yields ``(logits (V,), id)`` per step, the last position's
+    logits and the id drawn from them, so a caller can show each step's distribution as it goes.
+
+    ``kv_cache=True`` keeps every block's keys and values between steps and runs the model on the newest id alone
+    while the context fits in ``seq_len``; once the window slides, every step is a full forward again.
+    """
+    ids = _prompt_ids(ids)
+    past = None  # with the cache on: every block's keys and values of ids[:-1], each (1, H, n - 1, hs)
+    while True:  # each new token depends on the previous one: a true sequence
+        if past is not None and len(ids) <= config.seq_len:  # the window has not moved: only the newest id is new
+            logits, past = decode_step(params, ids[-1:], len(ids) - 1, config, past)  # (1, V)
+        else:
+            context = np.array(ids[-config.seq_len:])[None, :]  # (1, T) at most seq_len long
+            logits, keys_values = prefill(params, context, config)  # (1, V)
+            # Rebuilt after every slide: each kept id moved one position down, so its key changed with its position.
+            past = keys_values if kv_cache else None
+        ids.append(sample_next(logits[0], rng, temperature, top_k))
+        yield logits[0], ids[-1]
+
+
+def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=None, kv_cache=False):
+    """The prompt ids ``(n,)`` followed by ``max_new_tokens`` sampled ids (see ``generate_steps``)."""
+    ids = _prompt_ids(ids)
+    steps = generate_steps(params, config, ids, rng, temperature, top_k, kv_cache)
+    return np.array(ids + [next(steps)[1] for _ in range(max_new_tokens)])
+
+
+def _prompt_ids(ids):
     ids = [int(i) for i in np.asarray(ids).reshape(-1)]
     if not ids:
         raise LayerwiseError("generate: the prompt is empty; give at least one token to continue from")
-    for _ in range(max_new_tokens):  # each new token depends on the previous one: a true sequence
-        context = np.array(ids[-config.seq_len:])[None, :]  # (1, T) at most seq_len long
-        logits, _ = forward(params, context, config)  # (1, T, V)
-        ids.append(sample_next(logits[0, -1], rng, temperature, top_k))
-    return np.array(ids)
+    return ids
 
 
-def generate_text(params, config, vocab, prompt, max_new_tokens, seed=0, temperature=1.0, top_k=None):
+def generate_text(params, config, vocab, prompt, max_new_tokens, seed=0, temperature=1.0, top_k=None,
+                  kv_cache=False):
     """The prompt and its continuation as text; a prompt character outside the vocabulary is an error."""
     ids = encode(prompt, vocab)
-    out = generate(params, config, ids, max_new_tokens, np.random.default_rng(seed), temperature, top_k)
+    out = generate(params, config, ids, max_new_tokens, np.random.default_rng(seed), temperature, top_k, kv_cache)
     return decode(out, vocab)

@@ -72,9 +72,7 @@ def on_config(config):
     config.extra_javascript[:] = scripts + [e for e in config.extra_javascript if str(e) not in paths]
     if f"{ASSETS}/widgets.css" not in [str(e) for e in config.extra_css]:
         config.extra_css.append(f"{ASSETS}/widgets.css")
-    fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-    fences[:] = [f for f in fences if f.get("name") != "widget"]
-    fences.append({"name": "widget", "class": "widget", "format": _format_widget, "validator": _validate_widget})
+    fences.register(config, "widget", _format_widget, _validate_widget)
     return config
 
 

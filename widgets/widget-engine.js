@@ -147,3 +147,12 @@ export function compute({ key, kind, values, onCheck }) {
     engine.worker.postMessage({ type: "compute", id, key, kind, inputs });
   });
 }
+
+/* Any other request of the worker's protocol ({type, ...}, e.g. "file" or "inside"): a promise of the answer's JSON. */
+export function request(message) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject, sent: performance.now() });
+    engine.worker.postMessage({ ...message, id });
+  });
+}

@@ -5,11 +5,13 @@
 importScripts("engine-loader.js"); // loadEngine, postStage, postFailure: shared with the practice worker
 let runJson = null;
 let finishCheckJson = null;
+let pyodide = null;
+let insideJson = null; // engine.inside.analysis.run_json, imported on the first request of that page
 const waitingChecks = new Map(); // widget key -> id of its latest result whose gradient check has not run
 
 async function start({ pyodideURL, lockFileURL }) {
   try {
-    const pyodide = await loadEngine(pyodideURL, lockFileURL);
+    pyodide = await loadEngine(pyodideURL, lockFileURL);
     postStage("importing the engine");
     const examples = pyodide.pyimport("engine.examples");
     // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan
@@ -55,8 +57,34 @@ function compute({ id, key, kind, inputs }) {
   }
 }
 
+/* A file the Python side reads (the trained checkpoint of "Inside a trained model"), fetched from the site into
+ * Pyodide's file system; a fresh worker after a crash has none, so the page asks again. */
+async function writeFile({ id, url, path }) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    pyodide.FS.writeFile(path, new Uint8Array(await response.arrayBuffer()));
+    self.postMessage({ type: "result", id, json: "true" });
+  } catch (error) {
+    self.postMessage({ type: "result", id, error: `the trained model could not be loaded (${error.message})` });
+  }
+}
+
+function inside({ id, request }) {
+  try {
+    insideJson = insideJson || pyodide.pyimport("engine.inside.analysis").run_json;
+    const started = performance.now();
+    const json = insideJson(request);
+    self.postMessage({ type: "result", id, json, ms: performance.now() - started });
+  } catch (error) {
+    postFailure(id, error);
+  }
+}
+
 self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "start") start(message);
   else if (message.type === "compute") compute(message);
+  else if (message.type === "file") writeFile(message);
+  else if (message.type === "inside") inside(message);
 };

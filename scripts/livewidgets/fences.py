@@ -15,3 +15,10 @@ def check_attributes(page, fence, inputs, required, allowed):
     if unknown or required not in inputs:
         problem = f"unknown attribute {unknown[0]!r}" if unknown else f'the attribute {required}="..." is missing'
         fail(page, f"{fence} fence: {problem} (allowed: {', '.join(allowed)})")
+
+
+def register(config, name, format, validator):
+    """Add the superfences fence ``name`` to mkdocs' config, replacing one a previous build (``mkdocs serve``) left."""
+    custom = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    custom[:] = [fence for fence in custom if fence.get("name") != name]
+    custom.append({"name": name, "class": name, "format": format, "validator": validator})

@@ -119,6 +119,10 @@ def test_command_line_train_then_talk(tmp_path, capsys):
     assert main(["talk", "--checkpoint", str(checkpoint), "--prompt", "the ", "--tokens", "10"]) == 0
     spoken = capsys.readouterr().out
     assert spoken.startswith("the ") and len(spoken.rstrip("\n")) == 14
+    talk = ["talk", "--checkpoint", str(checkpoint), "--prompt", "the ", "--tokens", "20"]  # past seq_len = 8
+    assert main(talk) == 0 and main(talk + ["--kv-cache"]) == 0
+    plain, cached = capsys.readouterr().out.splitlines()[-2:]
+    assert plain == cached
 
 
 def test_command_line_errors_are_reported_not_raised(tmp_path, capsys):

@@ -1,0 +1,109 @@
+"""The KV cache: generation that computes only the newest position, reusing every earlier position's keys and values.
+
+In a causal model an earlier position never reads a later one, so its keys and values stay what they were when it
+was first computed, as long as it keeps its position. ``prefill`` runs the ordinary forward once and keeps each
+block's keys and values ``(B, H, P, hs)``; ``decode_step`` then embeds one new id, attends from its single query
+over the kept keys plus its own, and appends its key and value. A window that slides past ``seq_len`` gives every
+kept id a new position and so a new learned position embedding: all keys change, and the cache must be rebuilt
+(``engine.generate.generate`` does that with a fresh ``prefill``).
+"""
+import math
+
+import numpy as np
+
+from .attention import PARAM_NAMES as ATTENTION_PARAMS
+from .attention import merge_heads, split_heads
+from .embedding import token_position_forward
+from .errors import LayerwiseError
+from .linear import linear_forward
+from .model import MLP, _norm_forward, forward, sublayer_forward
+from .softmax import softmax_forward
+
+
+def keys_and_values(cache):
+    """Every block's keys and values ``[(k, v)]``, each ``(B, H, T, hs)``, from a forward cache."""
+    return [(block["attn"]["f"]["attn"]["sdp"]["k"], block["attn"]["f"]["attn"]["sdp"]["v"])
+            for block in cache["blocks"]]
+
+
+def prefill(params, ids, config):
+    """The ordinary forward over ids ``(B, T)``: the last position's logits ``(B, V)`` and the blocks' keys and values."""
+    logits, cache = forward(params, ids, config)  # (B, T, V)
+    return logits[:, -1], keys_and_values(cache)
+
+
+def attention_step_forward(x, params, num_heads, past):
+    """Causal self-attention of one new position ``x (B, 1, d)`` over the ``past`` keys and values and its own.
+
+    ``past`` is ``(k, v)``, each ``(B, H, P, hs)``. Returns ``(y, (k, v))``: y ``(B, 1, d)`` and the keys and values
+    grown to ``P + 1`` positions.
+    """
+    q, _ = linear_forward(x, params["wq"], params["bq"])  # (B, 1, d): only the new position's query
+    k, _ = linear_forward(x, params["wk"], params["bk"])  # (B, 1, d)
+    v, _ = linear_forward(x, params["wv"], params["bv"])  # (B, 1, d)
+    past_k, past_v = past
+    k = np.concatenate([past_k, split_heads(k, num_heads)], axis=2)  # (B, H, P + 1, hs)
+    v = np.concatenate([past_v, split_heads(v, num_heads)], axis=2)  # (B, H, P + 1, hs)
+    q = split_heads(q, num_heads)  # (B, H, 1, hs)
+    scale = 1.0 / math.sqrt(q.shape[-1])
+    scores = (q @ np.swapaxes(k, -1, -2)) * scale  # (B, H, 1, P + 1); no mask: every key is at or before the query
+    weights, _ = softmax_forward(scores)  # (B, H, 1, P + 1)
+    y, _ = linear_forward(merge_heads(weights @ v), params["wo"], params["bo"])  # (B, 1, d)
+    return y, (k, v)
+
+
+def _attention_step_sublayer(past):
+    """The attention step in the shape ``sublayer_forward`` expects, so norm placement is the model's own."""
+    def branch(h, params, prefix, config):
+        weights = {name: params[f"{prefix}.{name}"] for name in ATTENTION_PARAMS}
+        return attention_step_forward(h, weights, config.num_heads, past)
+    return branch, None  # no backward: generation does not train
+
+
+def decode_step(params, ids, position, config, past):
+    """Logits ``(B, V)`` for the ids ``(B,)`` at ``position``, given every block's keys and values of the positions
+    before it; returns ``(logits, past)`` with ``past`` grown by this position."""
+    if not 0 <= position < config.seq_len:
+        raise LayerwiseError(f"decode_step: position must be in [0, {config.seq_len - 1}] (seq_len), got "
+                             f"{position}; past seq_len the window slides and the cache must be rebuilt")
+    if past[0][0].shape[2] != position:
+        raise LayerwiseError(f"decode_step: the cache holds {past[0][0].shape[2]} positions but the new id is at "
+                             f"position {position}; it must hold exactly the positions before it")
+    ids = np.asarray(ids).reshape(-1, 1)  # (B, 1)
+    x, _ = token_position_forward(ids, params["tok_emb"], params["pos_emb"][position:position + 1])  # (B, 1, d)
+    grown = []
+    for i, block_past in enumerate(past):  # the block's keys and values are its own: one entry per block
+        x, attn_cache = sublayer_forward(x, _attention_step_sublayer(block_past), params, f"b{i}", f"b{i}.ln1",
+                                         config, None)
+        x, _ = sublayer_forward(x, MLP, params, f"b{i}", f"b{i}.ln2", config, None)
+        grown.append(attn_cache["f"])
+    if config.placement == "pre":
+        x, _ = _norm_forward(x, params, "lnf", config)
+    logits, _ = linear_forward(x, params["head_w"], params["head_b"])  # (B, 1, V)
+    return logits[:, 0], grown
+
+
+def cache_floats(config, context):
+    """How many numbers the cache holds for one sequence of ``context`` tokens: a key and a value of ``d`` per
+    position, in each of the L blocks."""
+    return 2 * config.num_layers * context * config.emb_dim
+
+
+def _per_position_multiply_adds(config):
+    """Multiply-adds that do not depend on the context: in each block the q, k, v and output projections (4 d^2)
+    and the MLP (2 d F), then the head (d V)."""
+    d, F, V, L = config.emb_dim, config.ff_dim, config.vocab_size, config.num_layers
+    return L * (4 * d * d + 2 * d * F) + d * V
+
+
+def full_step_multiply_adds(config, context):
+    """One uncached step at ``context`` positions: every position again, and the whole n x n score matrix and
+    weighted sum (2 d per query-key pair, the masked half included: the engine computes it, then masks it)."""
+    n, d, L = context, config.emb_dim, config.num_layers
+    return n * _per_position_multiply_adds(config) + L * 2 * n * n * d
+
+
+def cached_step_multiply_adds(config, context):
+    """One cached step at ``context`` positions: the new position alone, its one row of scores against n keys."""
+    n, d, L = context, config.emb_dim, config.num_layers
+    return _per_position_multiply_adds(config) + L * 2 * n * d

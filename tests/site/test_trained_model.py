@@ -1,0 +1,53 @@
+"""Provenance of the site's trained model: it is the default configuration trained with the default settings on the
+shipped sonnets by the engine as it is now, and training again gives the same checkpoint bit for bit."""
+import hashlib
+import io
+import json
+import shutil
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from engine.checkpoint import load_checkpoint
+from engine.config import GPTConfig
+from engine.data import CORPUS_PATH, load_corpus
+from engine.train import TrainSettings, train
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from livewidgets import trained_model  # noqa: E402
+
+FOLDER = trained_model.ensure()
+
+
+def test_the_cache_folder_is_named_by_the_current_sources():
+    provenance = json.loads((FOLDER / trained_model.PROVENANCE).read_text())
+    assert FOLDER.name == provenance["key"] == trained_model.model_key(REPO)
+    assert provenance["corpus_sha256"] == hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
+    assert provenance["settings"] == asdict(TrainSettings())
+    assert provenance["config"] == GPTConfig(vocab_size=60).to_dict()
+
+
+def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
+    shutil.copytree(REPO / "engine" / "data", tmp_path / "engine" / "data")
+    for path in (REPO / "engine").glob("*.py"):
+        (tmp_path / "engine" / path.name).write_bytes(path.read_bytes())
+    key = trained_model.model_key(tmp_path)
+    assert key == trained_model.model_key(REPO)
+    (tmp_path / "engine" / "generate.py").write_text("# generation does not train\n")
+    assert trained_model.model_key(tmp_path) == key
+    (tmp_path / "engine" / "optim.py").write_text((REPO / "engine" / "optim.py").read_text() + "\n# changed\n")
+    assert trained_model.model_key(tmp_path) != key  # imported by train.py: the weights may change
+    (tmp_path / "engine" / "data" / "sonnets.txt").write_text("another corpus\n")
+    assert trained_model.model_key(tmp_path) not in (key, trained_model.model_key(REPO))
+
+
+def test_training_again_gives_the_same_checkpoint_bit_for_bit():
+    params, config, vocab, step = load_checkpoint(FOLDER / trained_model.CHECKPOINT)
+    again = train(GPTConfig(), load_corpus(), TrainSettings(), out=io.StringIO())
+    assert (config, vocab, step) == (again.config, again.vocab, TrainSettings().steps)
+    assert sorted(params) == sorted(again.params)
+    for name, array in params.items():
+        assert array.dtype == again.params[name].dtype and np.array_equal(array, again.params[name]), name
