@@ -18,6 +18,9 @@ from newpage.create import ScaffoldError, create
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "new_page" / "silu.py"
 FOLDERS = ["docs", "engine", "tests"]
 LINKED = ["node_modules", ".venv-pyodide"]  # installed, not copied: the build finds them at the project's root
+# the site's trained model (a minute of training): a new layer does not change what trains it, so the copy's
+# builds find the real project's cached one, keyed by a hash of the training code and corpus
+SHARED_CACHES = [".cache/layerwise-model"]
 
 
 def fills():
@@ -35,7 +38,9 @@ def copy_project(target):
         if source.is_file() and not name.startswith(tuple(LINKED)):
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
-    for name in LINKED:
+    for name in LINKED + SHARED_CACHES:
+        (REPO / name).mkdir(parents=True, exist_ok=True)
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
         (target / name).symlink_to(REPO / name, target_is_directory=True)
 
 
