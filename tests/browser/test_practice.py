@@ -16,6 +16,7 @@ from engine.exercises import get
 pytestmark = pytest.mark.browser
 EXERCISE = "layernorm-forward"
 RUN_LIMIT_S = 5  # widgets/practice/engine.js RUN_LIMIT_MS
+PRACTICE_SET_UP = "document.body.dataset.lwPractice === location.pathname"  # widgets/practice/page.js
 
 
 def requested(watched, fragment):
@@ -37,6 +38,11 @@ def test_without_javascript_the_statement_starter_and_note_are_there(browser, si
     assert "Running the tests needs the live engine" in exercise.locator(".lw-exercise__note").text_content()
     count = page.locator("h2#practice .lw-practice-count")
     assert re.fullmatch(r"0/\d+", count.text_content())
+    # What the script will fill in is there already, at its size: the progress line and the answer boxes
+    questions = page.locator(".lw-question")
+    assert questions.count() >= 1 and questions.locator("textarea.lw-question__answer").count() == questions.count()
+    assert page.locator("article h1 + .lw-progress").text_content() == (
+        f"Practice 0/{count.get_attribute('data-total')} · Knowledge check 0/{questions.count()} answered")
     context.close()
 
 
@@ -100,7 +106,7 @@ def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
     page = watched.page
     page.goto(site.url + exercise_page(site, EXERCISE))
     first = page.locator(".lw-question").first
-    first.locator(".lw-question__answer").wait_for()
+    page.wait_for_function(PRACTICE_SET_UP)  # the boxes are the build's; the script connects them to storage
     total = page.locator(".lw-question").count()
     assert total >= 1
     assert first.locator("details.question > summary").text_content() == "Show the explanation"
@@ -110,7 +116,7 @@ def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
     page.keyboard.type("(-1, 1)")
     page.wait_for_function(f"document.querySelector('.lw-progress').textContent.includes('1/{total} answered')")
     page.reload()
-    page.locator(".lw-question__answer").first.wait_for()
+    page.wait_for_function(PRACTICE_SET_UP)
     assert page.locator(".lw-question__answer").first.input_value() == "(-1, 1)"
     assert f"Knowledge check 1/{total} answered" in page.locator(".lw-progress").text_content()
 
