@@ -36,7 +36,8 @@ setup_node() {
   # node_modules/.package-lock.json).
   local stamp="node_modules/.installed-$(sha256sum package-lock.json | cut -c1-16)"
   if [ ! -f "$stamp" ]; then
-    npm ci --no-audit --no-fund --silent
+    # pa11y's puppeteer would download its own Chrome (and fail offline): the audits use Debian's chromium.
+    PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --silent
     touch "$stamp"
   fi
 }

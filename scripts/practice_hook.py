@@ -1,5 +1,6 @@
 """mkdocs hook for practice: the ``exercise`` and ``practice-index`` fences, the "Practice 0/N" count in a page's
-Practice heading, and the browser code (widgets/practice/, widgets/engine-client.js, the editor bundle) in the site.
+Practice heading and under its title, the knowledge checks' answer boxes, and the browser code (widgets/practice/,
+widgets/engine-client.js, the editor bundle) in the site.
 
 Listed under ``hooks:`` in mkdocs.yml after the widgets' hook (whose engine wheel and engine-config.js the practice
 worker uses too). Every exercise is checked by ``engine.exercises.validate`` as its fence is rendered, so the strict
@@ -20,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a pa
 
 from livewidgets import fences  # noqa: E402
 from livewidgets.engine_package import source_digest  # noqa: E402
-from practice import bundle, fence  # noqa: E402
+from practice import bundle, fence, progress  # noqa: E402
 import sitenav  # noqa: E402
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
@@ -131,8 +132,15 @@ def _format_index(source, language, class_name, options, md, **kwargs):
 
 
 def on_page_content(html, page, **kwargs):
-    """Put the page's exercise count into its Practice heading (the browser then counts the passed ones)."""
-    total = _build["exercises_on_page"].get(page.file.src_uri)
+    """Write what practice will show, so nothing moves when its script runs: the answer box of each knowledge-check
+    question, the progress line under the title and the exercise count in the Practice heading (0 passed: the
+    browser fills in what this browser remembers)."""
+    total = _build["exercises_on_page"].get(page.file.src_uri, 0)
+    try:
+        html, questions = progress.answer_boxes(html)
+    except progress.MarkupError as error:
+        raise PluginError(f"{page.file.src_uri}: {error}") from None
+    html = progress.with_progress_line(html, total, questions)
     if not total:
         return html
     if not PRACTICE_HEADING.search(html):

@@ -235,7 +235,7 @@ function resultsElement(spec, result, before, changed) {
     if (!blocks.length) continue;
     const section = results.appendChild(element("section", "lw-group"));
     section.dataset.group = group;
-    section.append(element("h4", "", title));
+    section.append(element("h3", "", title)); // under the page's h2 (axe: heading-order)
     const row = section.appendChild(element("div", "lw-row"));
     for (const block of blocks) row.append(outputFigure(spec, block, before.get(block.name) || [], changed));
   }

@@ -33,20 +33,20 @@
     if (event.target.matches && event.target.matches(BOXES)) setTimeout(() => update(event.target), 0);
   }, true);
 
-  // A box that was hidden (closed details, another tab) or whose fonts arrive late changes size: check it again.
+  // Each box is measured by the observer's first report (for every box being rendered), then again whenever it
+  // changes size: shown from a closed details or another tab, its fonts arrived, the window resized. A box not
+  // rendered yet keeps the build's tab stop until its block is (the event above). So each box is measured once at
+  // load (a loop measuring them all, then the observer's first report, then a second scan on font load measured
+  // each box three or four times).
   const resized = new ResizeObserver((entries) => entries.forEach((entry) => update(entry.target)));
 
   function scan() {
     resized.disconnect();
-    for (const box of document.querySelectorAll(BOXES)) {
-      update(box);
-      resized.observe(box);
-    }
+    for (const box of document.querySelectorAll(BOXES)) resized.observe(box);
   }
 
   // after mkdocs-material has laid out each page of instant navigation (it wraps tables on the same event)
   const later = () => requestAnimationFrame(scan);
   if (window.document$) window.document$.subscribe(later);
   else document.addEventListener("DOMContentLoaded", later);
-  document.fonts.ready.then(later);
 })();

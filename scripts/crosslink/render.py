@@ -16,6 +16,8 @@ from .codeindex import CodeIndex, module_name
 from .equations import ROLES, Equation
 from .project import Project
 
+CODEMATH_COLUMNS = ("Role", "Line", "Function", "Code")
+
 BADGE = "derived from the implementation"
 
 
@@ -125,26 +127,30 @@ def _count(n: int, noun: str) -> str:
 def render_codemath(equations: list[Equation], project: Project, page_url: str) -> str:
     """A collapsed block whose summary counts the places; inside, per equation a heading row, then one row per
     (role, line). Call sites depend only on the helper, so when several equations of the table name the same
-    helper, its "Calls it" and "Tests it" rows appear once, under the first of them."""
+    helper, its "Calls it" and "Tests it" rows appear once, under the first of them. Two levels of header cells
+    (the columns, then each equation's row), so every data cell names both by ``headers`` (WCAG 1.3.1, H43)."""
     rows, places, callers_shown = [], set(), set()
+    table_id = f"codemath-{equations[0].anchor}"  # equation anchors are unique on the site
+    columns = [(f"{table_id}-{name.lower()}", name) for name in CODEMATH_COLUMNS]
     for equation in equations:
-        rows.append(f'<tr class="lw-codemath__eq"><th colspan="4"><a href="#{escape(equation.anchor)}">'
-                    f'{escape(equation.title)}</a></th></tr>')
+        heading = f"{equation.anchor}-places"
+        rows.append(f'<tr class="lw-codemath__eq"><th colspan="4" id="{escape(heading)}">'
+                    f'<a href="#{escape(equation.anchor)}">{escape(equation.title)}</a></th></tr>')
         for role in ROLES:
             if role in ("Calls it", "Tests it") and equation.code in callers_shown:
                 continue
             for row in equation.rows_for(role):
                 places.add((row.path, row.lineno))
                 href = relative_url(project.source_url(row.path, row.lineno), page_url)
-                rows.append(
-                    f'<tr><td>{role}</td><td><a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a></td>'
-                    f'<td><code>{escape(_in_module(row))}</code>{_via(row.via, project)}</td>'
-                    f'<td><code>{escape(row.code)}</code></td></tr>'
-                )
+                cells = [role, f'<a href="{escape(href)}">{escape(row.path)}:{row.lineno}</a>',
+                         f'<code>{escape(_in_module(row))}</code>{_via(row.via, project)}',
+                         f'<code>{escape(row.code)}</code>']
+                rows.append("<tr>" + "".join(f'<td headers="{escape(column)} {escape(heading)}">{cell}</td>'
+                                             for (column, _), cell in zip(columns, cells)) + "</tr>")
         callers_shown.add(equation.code)
     summary = (f"Code and math: {_count(len(places), 'place')} in "
                f"{_count(len({path for path, _ in places}), 'file')}")
-    head = "<tr><th>Role</th><th>Line</th><th>Function</th><th>Code</th></tr>"
+    head = "<tr>" + "".join(f'<th id="{escape(column)}">{name}</th>' for column, name in columns) + "</tr>"
     # a class on the table keeps Material's styling of Markdown tables off; the code scrolls inside the wrapper
     return (f'<details class="info lw-codemath"><summary>{summary}</summary>'
             f'<div class="lw-codemath__scroll" data-search-exclude{scroll_box(summary)}>'

@@ -16,6 +16,7 @@ from engine.exercises import get
 pytestmark = pytest.mark.browser
 EXERCISE = "layernorm-forward"
 RUN_LIMIT_S = 5  # widgets/practice/engine.js RUN_LIMIT_MS
+PRACTICE_SET_UP = "document.body.dataset.lwPractice === location.pathname"  # widgets/practice/page.js
 
 
 def requested(watched, fragment):
@@ -37,24 +38,46 @@ def test_without_javascript_the_statement_starter_and_note_are_there(browser, si
     assert "Running the tests needs the live engine" in exercise.locator(".lw-exercise__note").text_content()
     count = page.locator("h2#practice .lw-practice-count")
     assert re.fullmatch(r"0/\d+", count.text_content())
+    # What the script will fill in is there already, at its size: the progress line and the answer boxes
+    questions = page.locator(".lw-question")
+    assert questions.count() >= 1 and questions.locator("textarea.lw-question__answer").count() == questions.count()
+    assert page.locator("article h1 + .lw-progress").text_content() == (
+        f"Practice 0/{count.get_attribute('data-total')} · Knowledge check 0/{questions.count()} answered")
     context.close()
 
 
-def test_the_editor_loads_only_where_exercises_are_and_the_worker_only_on_focus(watched, site):
+def test_the_editor_and_the_practice_worker_load_only_when_an_exercise_nears_the_screen(watched, site):
     page = watched.page
     page.goto(site.url)  # the home page: no exercise, no knowledge check
     page.wait_for_load_state("networkidle")
     assert requested(watched, "practice/loader.js")
     assert not requested(watched, "practice/page.js") and not requested(watched, "codemirror.bundle.js")
 
-    exercise = open_exercise(page, site, EXERCISE)
+    page.goto(site.url + exercise_page(site, EXERCISE))  # at the top of the page, the exercises far below
+    page.wait_for_function(PRACTICE_SET_UP)
+    wait_for_engine(page)  # the widgets' engine has loaded (or failed): what the practice worker waits for
     page.wait_for_load_state("networkidle")
-    assert requested(watched, "codemirror.bundle.js")
-    assert not requested(watched, "practice/worker.js"), "the practice worker started on page load"
-    assert page.evaluate("Layerwise.practice.engine.starts") == 0
-    exercise.locator(".cm-content").click()
+    assert not requested(watched, "codemirror.bundle.js"), "the editor was loaded with the page"
+    assert page.locator(".lw-exercise .cm-content").count() == 0
+    assert page.evaluate("Layerwise.practice.engine.starts") == 0, "the practice worker started on page load"
+    exercise = open_exercise(page, site, EXERCISE)  # scrolled to, as a reader gets there
     page.wait_for_function("Layerwise.practice.engine.starts === 1")
     assert requested(watched, "practice/worker.js")
+
+
+def test_the_static_starter_becomes_the_editor_when_the_keyboard_reaches_it(watched, site):
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE))
+    page.wait_for_function(PRACTICE_SET_UP)
+    code = page.locator(f'.lw-exercise[data-exercise="{EXERCISE}"] .lw-exercise__code')
+    assert code.get_attribute("tabindex") == "0" and code.get_attribute("aria-label").startswith("Starter code")
+    code.focus()  # as Tab puts it there; no scrolling by the test
+    page.wait_for_function("el => el.querySelector('.cm-content') && el.contains(document.activeElement)"
+                           " && document.activeElement.classList.contains('cm-content')", arg=code.element_handle())
+    assert code.get_attribute("tabindex") is None  # one tab stop: the editor's
+    page.keyboard.press("Control+End")
+    page.keyboard.type("pass")
+    assert editor_code(page.locator(f'.lw-exercise[data-exercise="{EXERCISE}"]')).endswith("pass")
 
 
 def test_tab_indents_and_escape_then_tab_leaves_the_editor(watched, site):
@@ -100,7 +123,7 @@ def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
     page = watched.page
     page.goto(site.url + exercise_page(site, EXERCISE))
     first = page.locator(".lw-question").first
-    first.locator(".lw-question__answer").wait_for()
+    page.wait_for_function(PRACTICE_SET_UP)  # the boxes are the build's; the script connects them to storage
     total = page.locator(".lw-question").count()
     assert total >= 1
     assert first.locator("details.question > summary").text_content() == "Show the explanation"
@@ -110,7 +133,7 @@ def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
     page.keyboard.type("(-1, 1)")
     page.wait_for_function(f"document.querySelector('.lw-progress').textContent.includes('1/{total} answered')")
     page.reload()
-    page.locator(".lw-question__answer").first.wait_for()
+    page.wait_for_function(PRACTICE_SET_UP)
     assert page.locator(".lw-question__answer").first.input_value() == "(-1, 1)"
     assert f"Knowledge check 1/{total} answered" in page.locator(".lw-progress").text_content()
 
@@ -135,8 +158,16 @@ def test_the_practice_page_lists_every_exercise_with_a_link(watched, site):
     assert rows.count() >= 2 * len(placed)  # at least two exercises per page that has any
     page.wait_for_function("document.querySelector('.lw-practice-index__summary').textContent.includes('you passed 0')")
     assert set(rows.locator(".lw-practice-index__state").all_text_contents()) == {"not started"}
+    # Instant navigation to the exercise (the lazy editor once stayed unmade on this path): the editor is made and
+    # takes typing.
     rows.filter(has=page.locator(f'a[href$="#exercise-{EXERCISE}"]')).locator("a").click()
-    page.locator(f'#exercise-{EXERCISE} .cm-content').wait_for()
+    exercise = page.locator(f'#exercise-{EXERCISE}')
+    exercise.locator(".cm-content").wait_for()
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # no full page load
+    exercise.locator(".cm-line").last.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("pass")
+    assert editor_code(exercise).endswith("pass")
 
 
 # ----- live: NumPy in Pyodide (PYODIDE_DIST) -----

@@ -1,5 +1,5 @@
-"""The build side of practice: the exercise and practice-index fences, the Practice heading's count, and the
-code editor's bundle (only what is imported, cached by what goes in)."""
+"""The build side of practice: the exercise and practice-index fences, the Practice heading's count, the progress
+line and knowledge-check answer boxes written by the build, and the code editor's bundle (only what is imported, cached by what goes in)."""
 import json
 import sys
 from html import unescape
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import practice_hook  # noqa: E402
-from practice import bundle, fence  # noqa: E402
+from practice import bundle, fence, progress  # noqa: E402
 import sitenav  # noqa: E402
 
 from engine.exercises import get  # noqa: E402
@@ -159,3 +159,35 @@ def test_a_broken_entry_fails_with_esbuilds_message(tmp_path):
     entry.write_text('import { nothing } from "@codemirror/not-a-package";\nexport const x = nothing;\n')
     with pytest.raises(bundle.BundleError, match="esbuild could not bundle .*not-a-package"):
         bundle.build_bundle(ROOT, entry, tmp_path / "cache")
+
+
+def test_the_build_writes_what_practice_shows_so_nothing_moves_when_its_script_runs():
+    html = ('<h1 id="t">Title</h1><p>Text</p>'
+            '<details class="question">\n<summary>What is <span class="arithmatex">x</span>?</summary>\n'
+            '<p>Because.</p><details class="note"><summary>More</summary><p>Inner.</p></details></details>'
+            '<details class="question" open><summary>Second?</summary><p>So.</p></details><p>After</p>')
+    boxed, questions = progress.answer_boxes(html)
+    assert questions == 2
+    assert boxed == (
+        '<h1 id="t">Title</h1><p>Text</p>'
+        '<div class="lw-question"><p class="lw-question__text">What is <span class="arithmatex">x</span>?</p>'
+        '<label class="lw-question__label" for="lw-answer-1">Your answer</label>'
+        '<textarea class="lw-question__answer" id="lw-answer-1" rows="2"></textarea>'
+        '<details class="question"><summary>Show the explanation</summary>\n'
+        '<p>Because.</p><details class="note"><summary>More</summary><p>Inner.</p></details></details></div>'
+        '<div class="lw-question"><p class="lw-question__text">Second?</p>'
+        '<label class="lw-question__label" for="lw-answer-2">Your answer</label>'
+        '<textarea class="lw-question__answer" id="lw-answer-2" rows="2"></textarea>'
+        '<details class="question" open><summary>Show the explanation</summary><p>So.</p></details></div>'
+        '<p>After</p>')
+    lined = progress.with_progress_line(boxed, exercises=3, questions=questions)
+    assert lined.startswith('<h1 id="t">Title</h1><p class="lw-progress" aria-live="polite">'
+                            'Practice 0/3 · Knowledge check 0/2 answered</p><p>Text</p>')
+    assert progress.with_progress_line("<h1>T</h1>", exercises=0, questions=0) == "<h1>T</h1>"
+    assert progress.with_progress_line("<h1>T</h1>", exercises=0, questions=1).endswith(
+        ">Knowledge check 0/1 answered</p>")
+
+
+def test_a_question_block_that_never_closes_is_named():
+    with pytest.raises(progress.MarkupError, match="the knowledge-check question 'Q' has no closing </details>"):
+        progress.answer_boxes('<p>x<details class="question"><summary>Q</summary><p>no end</p>')

@@ -52,3 +52,17 @@ def test_source_page_links_each_implementing_line_back_to_its_equation():
     linear_rows = tables(build.fill_source_page("toy/linear.py", PLACEHOLDER))[0]
     assert [r.split(" |")[0] for r in linear_rows if "∑" in r] == ["7 -> #L7"]
     assert len(linear_rows) == 19  # every line of toy/linear.py, numbered from 1
+
+
+def test_every_code_and_math_cell_names_its_column_and_its_equation():
+    """Two levels of header cells (columns, then each equation's row): data cells say which by ``headers``."""
+    html, problems, _ = render((GOLDEN / "codemath_linear_forward.md").read_text())
+    assert problems == []
+    table = html[html.index('<table class="lw-codemath__table">'):html.index("</table>")]
+    columns = re.findall(r'<th id="([^"]+)">', table)
+    assert columns == ["codemath-eq-lin-role", "codemath-eq-lin-line", "codemath-eq-lin-function",
+                       "codemath-eq-lin-code"]
+    assert re.findall(r'<th colspan="4" id="([^"]+)">', table) == ["eq-lin-places"]
+    rows = [re.findall(r'<td headers="([^"]+)">', row) for row in table.split("<tr>")[2:]]
+    assert len(rows) == 5  # the five places of the golden table
+    assert all(row == [f"{column} eq-lin-places" for column in columns] for row in rows)

@@ -1,6 +1,6 @@
 /* The one practice worker of this tab, shared by every exercise and kept across instant navigation (module scope).
- * It starts when the learner first focuses an editor or clicks Run, never on page load; a run that outlives
- * RUN_LIMIT_MS terminates it, and the next run starts a fresh one. */
+ * It starts when an exercise nears the screen (page.js), an editor gets the focus or Run is clicked, never on page
+ * load; a run that outlives RUN_LIMIT_MS terminates it, and the next run starts a fresh one. */
 import { EngineClient, EngineStopped } from "../engine-client.js";
 
 export const RUN_LIMIT_MS = 5_000; // far above a correct solution's grading (well under a second), short enough to wait
@@ -29,7 +29,7 @@ function missingConfig() {
   return new EngineStopped("failed", `its configuration ${ASSETS.href}engine-config.js did not load`);
 }
 
-/* Start the worker ahead of the first run (an editor got focus). */
+/* Start the worker ahead of the first run (an exercise neared the screen, or an editor got the focus). */
 export function warmUp() {
   if (engineConfig()) practiceEngine.start().catch(() => {}); // a failure is shown when the learner runs
 }

@@ -36,12 +36,19 @@ export class Exercise {
     this.state = loadExercise(this.id);
     this.onProgress = onProgress;
     this.editor = null;
+    this.mounted = null; // the promise of the editor, once asked for
     this.saveTimer = null;
     this.showState();
   }
 
-  /* Replace the static starter with the editor and add the controls; without the editor the page stays static. */
-  async mount() {
+  /* Replace the static starter with the editor and add the controls (once; later calls get the same promise);
+   * without the editor the page stays static. */
+  mount() {
+    this.mounted = this.mounted || this.makeEditor();
+    return this.mounted;
+  }
+
+  async makeEditor() {
     const code = this.el.querySelector(".lw-exercise__code");
     this.editor = await mountEditor(code, {
       doc: this.state.code !== null ? this.state.code : this.data.starter,

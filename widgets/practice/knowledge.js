@@ -1,7 +1,6 @@
-/* Knowledge checks that ask for an answer: each question (mkdocs-material's `??? question` block) gets a small
- * text box between the question and its reveal, kept in this browser. The question's text moves out of the
- * collapsed block so it stays readable above the box; the block itself becomes "Show the explanation". */
-import { element } from "./feedback.js";
+/* Knowledge checks that ask for an answer: the build gives each question (mkdocs-material's `??? question` block)
+ * a text box between the question and its collapsed explanation (scripts/practice/progress.py); here each box gets
+ * the answer kept in this browser and keeps what the learner writes. */
 import { loadAnswer, saveAnswer } from "./storage.js";
 
 const SAVE_DELAY_MS = 300;
@@ -13,19 +12,9 @@ function questionKey(text) {
   return `${location.pathname}:${(hash >>> 0).toString(36)}`;
 }
 
-function addAnswerBox(details, number, onChange) {
-  const summary = details.querySelector(":scope > summary");
-  const key = questionKey(summary.textContent.trim());
-  const box = element("div", "lw-question");
-  const question = element("p", "lw-question__text");
-  question.append(...summary.childNodes);
-  summary.textContent = "Show the explanation";
-  const id = `lw-answer-${number}`;
-  const label = element("label", "lw-question__label", "Your answer");
-  label.htmlFor = id;
-  const answer = element("textarea", "lw-question__answer");
-  answer.id = id;
-  answer.rows = 2;
+function keepAnswer(box, onChange) {
+  const answer = box.querySelector(".lw-question__answer");
+  const key = questionKey(box.querySelector(".lw-question__text").textContent.trim());
   answer.value = loadAnswer(key);
   let timer = null;
   answer.addEventListener("input", () => {
@@ -35,16 +24,11 @@ function addAnswerBox(details, number, onChange) {
       onChange();
     }, SAVE_DELAY_MS);
   });
-  details.before(box);
-  box.append(question, label, answer, details);
   return answer;
 }
 
-/* Add the boxes on this page (once); returns a function counting the answered questions: {answered, total}. */
+/* Connect the boxes on this page (once); returns a function counting the answered questions: {answered, total}. */
 export function initKnowledgeChecks(onChange) {
-  const boxes = [...document.querySelectorAll("article details.question")]
-    .map((details, i) => details.closest(".lw-question")
-      ? details.closest(".lw-question").querySelector(".lw-question__answer")
-      : addAnswerBox(details, i + 1, onChange));
+  const boxes = [...document.querySelectorAll("article .lw-question")].map((box) => keepAnswer(box, onChange));
   return () => ({ answered: boxes.filter((box) => box.value.trim()).length, total: boxes.length });
 }

@@ -1,7 +1,7 @@
 /* Practice on one page (run by loader.js on every page that needs it, also after instant navigation): exercises,
  * knowledge-check answer boxes, the progress line, the list of every exercise. Test hook: Layerwise.practice. */
 import { Exercise } from "./exercise.js";
-import { practiceEngine } from "./engine.js";
+import { practiceEngine, warmUp } from "./engine.js";
 import { initKnowledgeChecks } from "./knowledge.js";
 import { fillListing } from "./listing.js";
 import { showProgress } from "./progress.js";
@@ -20,14 +20,63 @@ export function initPage() {
     el.dataset.lwReady = "true";
     return new Exercise(el, update);
   });
-  for (const exercise of exercises) {
-    exercise.mount().catch((error) => {
-      console.warn(`Layerwise practice: the editor could not load (${error.message}); the starter stays static`);
-    });
-  }
+  mountWhenNeeded(exercises);
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
   update();
 }
+
+/* Each editor is made when it is needed, so a page load evaluates no CodeMirror (~1 s of a phone's main thread):
+ * at once when the learner clicks, focuses or types in the static starter code (then the editor takes the focus),
+ * or in idle time once the exercise comes within a screen of the view, which also starts the practice worker. The observer is made here, after
+ * document$ has delivered the new page (instant navigation), and an exercise already on screen is reported by
+ * its first observation. */
+let observer = null;
+function mountWhenNeeded(list) {
+  if (observer) observer.disconnect();
+  const byElement = new Map(list.map((exercise) => [exercise.el, exercise]));
+  observer = new IntersectionObserver((entries, self) => {
+    for (const entry of entries.filter((e) => e.isIntersecting)) {
+      self.unobserve(entry.target);
+      const exercise = byElement.get(entry.target);
+      whenIdle(() => mount(exercise, exercise.el.querySelector(".lw-exercise__code"), false));
+      afterTheWidgetsEngine(() => whenIdle(warmUp));
+    }
+  }, { rootMargin: "100% 0px" });
+  for (const exercise of list) {
+    const code = exercise.el.querySelector(".lw-exercise__code");
+    code.tabIndex = 0; // a tab stop until the editor, inside it, is one
+    code.setAttribute("role", "group");
+    code.setAttribute("aria-label", `Starter code of the exercise ${exercise.title}: press a key to edit it`);
+    const now = () => mount(exercise, code, true);
+    for (const type of ["pointerdown", "focusin", "keydown"]) code.addEventListener(type, now, { once: true });
+    observer.observe(exercise.el);
+  }
+}
+
+function mount(exercise, code, focus) {
+  exercise.mount().then(() => {
+    const focused = code.contains(document.activeElement);
+    for (const name of ["tabindex", "role", "aria-label"]) code.removeAttribute(name);
+    if (focus && focused) exercise.editor.focus(); // the learner is still there: the keys go to the editor
+  }).catch((error) => {
+    console.warn(`Layerwise practice: the editor could not load (${error.message}); the starter stays static`);
+  });
+}
+
+/* The practice worker starts when an exercise nears the screen, so the first Run finds it ready; but after the
+ * widgets' engine (worker.js) has loaded, whose start it would slow down on a 2-core phone. No widgets: at once. */
+function afterTheWidgetsEngine(task) {
+  const widgets = window.Layerwise && window.Layerwise.engine;
+  if (!widgets || widgets.state !== "loading") return task();
+  document.addEventListener("layerwise:engine", function waiting(event) {
+    if (event.detail.state === "loading") return;
+    document.removeEventListener("layerwise:engine", waiting);
+    task();
+  });
+}
+
+const whenIdle = window.requestIdleCallback ? (task) => requestIdleCallback(task, { timeout: 2000 })
+  : (task) => setTimeout(task, 0);
 
 window.Layerwise = window.Layerwise || {};
 window.Layerwise.practice = { engine: practiceEngine, exercises: () => exercises };

@@ -1,6 +1,6 @@
 /* The page's progress, shown under its title ("Practice 2/3 · Knowledge check 1/4 answered") and in the Practice
- * heading's count; both are recomputed from storage whenever an exercise passes or an answer changes. */
-import { element } from "./feedback.js";
+ * heading's count; both are written by the build with nothing passed (scripts/practice/progress.py) and recomputed
+ * here in place from storage whenever an exercise passes or an answer changes. */
 import { loadExercise } from "./storage.js";
 
 export function showProgress(exerciseIds, answers) {
@@ -10,13 +10,6 @@ export function showProgress(exerciseIds, answers) {
   if (answers.total) parts.push(`Knowledge check ${answers.answered}/${answers.total} answered`);
   const count = document.querySelector(".lw-practice-count");
   if (count) count.textContent = `${passed}/${exerciseIds.length}`;
-  const title = document.querySelector("article h1");
-  if (!parts.length || !title) return;
-  let line = document.querySelector(".lw-progress");
-  if (!line) {
-    line = element("p", "lw-progress");
-    line.setAttribute("aria-live", "polite");
-    title.after(line);
-  }
-  line.textContent = parts.join(" · ");
+  const line = document.querySelector(".lw-progress");
+  if (line) line.textContent = parts.join(" · ");
 }
