@@ -126,6 +126,15 @@ export function markScrolling(widget) {
   }
 }
 
+/* Lay `bubble` (absolutely positioned in `widget`) over the page just under `figure`, from the left edge of `from`,
+ * kept inside the widget. */
+export function placeUnder(widget, bubble, figure, from) {
+  const box = widget.getBoundingClientRect();
+  const left = Math.max(0, Math.min(from.getBoundingClientRect().left - box.left, widget.clientWidth - bubble.offsetWidth));
+  bubble.style.left = `${left}px`;
+  bubble.style.top = `${figure.getBoundingClientRect().bottom - box.top + 2}px`;
+}
+
 /* "+ row" / "− row" (or column, entry) buttons for each resizable dimension; resize(symbol, sign) on click. */
 export function renderResizers(figure, spec, input, shape, resize) {
   let box = figure.querySelector(".lw-resize");

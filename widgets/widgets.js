@@ -6,10 +6,8 @@ import * as cells from "./cells.js";
 import { Widget } from "./widget.js";
 import { announce, liveRegion } from "./widget-announce.js";
 import { engine, onEngineChange, startEngine } from "./widget-engine.js";
-import { GRID_HELP } from "./widget-keys.js";
+import { setUpHelp } from "./widget-help.js";
 import { writeLink } from "./widget-storage.js";
-
-const HELP_ID = "lw-grid-help";
 
 let pageWidgets = [];
 
@@ -69,16 +67,6 @@ document.addEventListener("layerwise:lost", (event) => {
   showNotice();
 });
 
-/* The description of the matrices' keys, one per page, named by every input grid's aria-describedby. */
-function keyboardHelp() {
-  if (document.getElementById(HELP_ID)) return;
-  const help = document.createElement("p");
-  help.id = HELP_ID;
-  help.hidden = true;
-  help.textContent = GRID_HELP;
-  document.body.append(help);
-}
-
 /* "Skip to the live example", right after the heading the theme's own skip link leads to, shown only when focused:
  * from the top of the page, the first cell of a widget is a few key presses away. */
 function skipToExample(first) {
@@ -122,8 +110,8 @@ function initPage() {
   const found = [...document.querySelectorAll(".lw-widget")];
   if (found.length && found.every((el) => el.dataset.lwReady)) return; // this document is already set up
   for (const el of found) el.dataset.lwReady = "true";
-  if (found.length) keyboardHelp();
-  pageWidgets = found.map((el) => new Widget(el, saveLink, HELP_ID));
+  if (found.length) setUpHelp();
+  pageWidgets = found.map((el) => new Widget(el, saveLink));
   crashSeen = engine.crashes;
   lostIn = null;
   if (!pageWidgets.length) return;
