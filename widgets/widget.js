@@ -9,6 +9,9 @@ import { element, markCell, markScrolling, placeUnder, renderInput, renderResize
 import { InputState, clone, planPaste } from "./widget-state.js";
 import { savedValues, storeValues } from "./widget-storage.js";
 
+const WORKING_AFTER_MS = 300; // an answer slower than this shows that the engine is working (a training run: ~1.2 s)
+const COPIED_SHOWN_MS = 2500;
+
 export class Widget {
   /* `onSave()` is called after this widget's values were stored, so the page can rewrite its link. */
   constructor(el, onSave) {
@@ -54,7 +57,7 @@ export class Widget {
     reset.addEventListener("click", () => this.reset());
     const copy = element("button", "lw-button lw-copy", "Copy link");
     copy.type = "button";
-    copy.addEventListener("click", () => this.copyLink());
+    copy.addEventListener("click", () => this.copyLink(copy));
     bar.append(reset, copy);
     this.messageEl = this.el.querySelector(".lw-message");
     // The message of a bad cell, shown just under that cell over whatever lies there (nothing moves); screen
@@ -63,6 +66,9 @@ export class Widget {
     this.cellError.setAttribute("aria-hidden", "true");
     this.cellError.hidden = true;
     this.gridTip = this.el.appendChild(helpTip()); // the keys of the matrices, shown once per page
+    this.copied = this.el.appendChild(element("p", "lw-bubble lw-copied", "Link copied")); // said by the announcer
+    this.copied.setAttribute("aria-hidden", "true");
+    this.copied.hidden = true;
     this.el.addEventListener("scroll", () => this.placeBubbles(), { capture: true, passive: true });
     new ResizeObserver(() => { markScrolling(this.el); this.placeBubbles(); }).observe(this.el);
     this.el.addEventListener("focusin", (event) => this.onFocus(event));
@@ -172,6 +178,7 @@ export class Widget {
     this.inFlight = true;
     const values = clone(this.values);
     const sentAt = performance.now();
+    const working = setTimeout(() => this.showWorking(true), WORKING_AFTER_MS);
     let answer;
     try {
       answer = await compute({ key: this.id, kind: this.spec.name, values,
@@ -179,6 +186,9 @@ export class Widget {
     } catch (error) {
       if (error.crashed) return this.lost();
       answer = { error: error.message };
+    } finally {
+      clearTimeout(working);
+      this.showWorking(false);
     }
     this.inFlight = false;
     // An answer is shown only if it answers the cells as they are now: a cell typed bad meanwhile keeps its
@@ -190,6 +200,14 @@ export class Widget {
     }
     if (this.dirty && engine.state === "ready") this.send();
     else if (this.unsaved) this.save();
+  }
+
+  /* While a slow answer is awaited, the outputs say "Computing…" (a label floated like "Out of date", so nothing
+   * moves) and are aria-busy. */
+  showWorking(on) {
+    const results = this.results();
+    results.classList.toggle("lw-working", on);
+    results.toggleAttribute("aria-busy", on);
   }
 
   /* The engine died before answering: these values are not sent again by themselves (they might crash it again,
@@ -354,13 +372,20 @@ export class Widget {
     this.showEngineState();
   }
 
-  async copyLink() {
+  /* The link goes to the clipboard; "Link copied" shows under the button for a moment (laid over the page, so
+   * nothing moves) and is announced. Without clipboard access the link is shown to copy by hand. */
+  async copyLink(button) {
     try {
       await navigator.clipboard.writeText(location.href);
-      this.setMessage("Link copied: it reproduces this example exactly.", "info");
     } catch (e) {
       this.setMessage(`Copy this link: ${location.href}`, "info");
+      return;
     }
+    this.copied.hidden = false;
+    placeUnder(this.el, this.copied, button, button);
+    clearTimeout(this.copiedTimer);
+    this.copiedTimer = setTimeout(() => { this.copied.hidden = true; }, COPIED_SHOWN_MS);
+    announce(this.id, () => "Link copied: it reproduces this example exactly.");
   }
 }
 

@@ -10,6 +10,7 @@ import { setUpHelp } from "./widget-help.js";
 import { writeLink } from "./widget-storage.js";
 
 let pageWidgets = [];
+let firstPage = true; // the document the browser loaded, before any instant navigation
 
 /* The link holds every edited widget of the page. */
 function saveLink() {
@@ -101,6 +102,16 @@ function skipToExample(first) {
   });
 }
 
+/* A link to an edited example (#lw-<id>=<values>) names no element, so the browser stays at the top: on arriving by
+ * such a link (not on a reload, which keeps its place), the page is scrolled to the first widget it holds. */
+function scrollToLinked() {
+  const [navigation] = performance.getEntriesByType("navigation");
+  if (navigation && navigation.type === "reload") return;
+  const linked = Object.keys(cells.readFragment(location.hash));
+  const target = pageWidgets.find((widget) => linked.includes(widget.id));
+  if (target) target.el.scrollIntoView({ block: "start" });
+}
+
 /* After the theme's own handling of a click (it may move the focus in a task of its own). */
 function afterTheTheme(action) {
   setTimeout(action, 0);
@@ -117,6 +128,8 @@ function initPage() {
   if (!pageWidgets.length) return;
   liveRegion();
   skipToExample(pageWidgets[0]);
+  if (firstPage) scrollToLinked();
+  firstPage = false;
   // The engine starts as soon as a page with widgets is set up, not when a widget comes on screen: a reader who
   // scrolls down to one finds it live. Not earlier than this module: started from the page's <head>, the worker's
   // wasm compile took a core from the page's first layout and the theme's start-up (main-thread long tasks, cold:

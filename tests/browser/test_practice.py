@@ -259,6 +259,23 @@ def test_an_endless_loop_is_stopped_the_next_run_works_and_widgets_keep_working(
     assert page.evaluate("Layerwise.practice.engine.starts") == 2  # a fresh worker for the next run
 
 
+def test_reset_can_be_undone_by_its_button_and_by_the_editors_undo(watched, site):
+    page = watched.page
+    exercise = open_exercise(page, site, EXERCISE)
+    mine = "def layernorm_forward(x, gamma, beta, eps=1e-5):\nreturn x"
+    type_code(page, exercise, mine)
+    typed = editor_code(exercise)
+    exercise.locator(".lw-exercise__reset").click()
+    assert editor_code(exercise) == get(EXERCISE).STARTER
+    exercise.locator(".lw-exercise__undo").click()  # the status line offers it
+    assert editor_code(exercise) == typed
+    assert exercise.locator(".lw-exercise__status").text_content() == "Your code is back."
+    exercise.locator(".lw-exercise__reset").click()
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("Control+z")  # the reset is one step of the editor's own history
+    assert editor_code(exercise) == typed
+
+
 @pytest.mark.live
 def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_starter_back(live, watched):
     page = watched.page

@@ -132,12 +132,18 @@ export class Exercise {
     this.showState();
   }
 
+  /* The starter back, undoably: the editor's own undo (Ctrl-Z) or the status line's Undo brings the code back. */
   reset() {
     clearTimeout(this.saveTimer);
     this.editor.setCode(this.data.starter);
     this.state.code = null;
     this.feedback.replaceChildren();
-    this.setStatus("The starter code is back.");
+    this.setStatus("The starter code is back. ");
+    this.status.append(button("Undo", () => {
+      this.editor.undo();
+      this.setStatus("Your code is back.");
+      this.editor.focus();
+    }, "lw-exercise__undo"));
     this.save();
   }
 
