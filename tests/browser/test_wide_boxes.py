@@ -71,3 +71,30 @@ def test_a_display_equation_wider_than_a_phone_shades_its_edge_and_one_that_fits
     for eq, seen in equations.items():
         assert seen["marked"] == seen["wider"], (eq, seen)
         assert ("gradient" in seen["shade"]) == seen["wider"], (eq, seen)
+
+
+def test_a_back_link_shows_its_whole_equation_id_and_lands_with_the_title_in_view(watched, site):
+    page = watched.page
+    page.set_viewport_size(VIEWPORTS["desktop"])
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    page.goto(site.url + "source/engine/embedding/")
+    page.wait_for_load_state("load")
+    links = page.evaluate("""() => [...document.querySelectorAll('.lw-code__eq')].filter(td => td.textContent)
+        .map(td => ({text: td.textContent, cut: td.scrollWidth > td.clientWidth + 1}))""")
+    assert any("embedding-token-position" in link["text"] for link in links), links
+    assert [link for link in links if link["cut"]] == [], links
+    back = page.locator(".lw-backlink", has_text="embedding-token-position").first
+    target = back.get_attribute("href").rpartition("#")[2]
+    back.scroll_into_view_if_needed()
+    back.click()
+    page.wait_for_function("id => location.hash === '#' + id", arg=target)
+    page.wait_for_timeout(500)  # the theme's scroll to the anchor, and its "Back to top" button after it
+    seen = page.evaluate("""id => {
+        const title = document.getElementById(id).querySelector('.lw-equation__title').getBoundingClientRect();
+        const covering = [...document.querySelectorAll('.md-header, .md-top')].filter(e => {
+            const r = e.getBoundingClientRect();
+            return getComputedStyle(e).visibility !== 'hidden' && r.height > 0 && r.bottom > title.top
+                   && r.top < title.bottom && r.left < title.right && r.right > title.left; });
+        return {top: title.top, covering: covering.map(e => e.className)};
+    }""", target)
+    assert 0 < seen["top"] < VIEWPORTS["desktop"]["height"] and seen["covering"] == [], seen
