@@ -60,3 +60,22 @@ def test_a_tap_selects_the_value_and_a_second_tap_places_the_caret(watched_phone
     assert start == end
     page.keyboard.type("2", delay=PACE_MS)
     assert sorted(cell.input_value()) == ["1", "2"]
+
+
+SIZES = """el => [...el.querySelectorAll('.lw-cell, .lw-size')].map(e => e.getBoundingClientRect().height)"""
+
+
+def test_a_phone_gets_cells_and_buttons_a_finger_can_hit_and_no_keyboard_tips(watched_phone, site):
+    page = watched_phone.page
+    open_without_engine(watched_phone, site, "linear")
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    assert min(widget.evaluate(SIZES)) >= 40  # 24 px before: WCAG's minimum, tight for a thumb
+    cell = widget.locator('.lw-cell[data-input="X"]').first
+    cell.scroll_into_view_if_needed()
+    cell.tap()
+    assert widget.locator(".lw-grid-tip").is_hidden()  # arrows, F2 and Tab mean nothing without a keyboard
+
+
+def test_a_desktop_keeps_its_compact_cells(watched, site):
+    open_without_engine(watched, site, "linear")
+    assert max(watched.page.locator('.lw-widget[data-kind="linear"]').first.evaluate(SIZES)) < 32
