@@ -7,6 +7,7 @@ on the home page's path. No engine needed: it is kept from loading."""
 import math
 
 import pytest
+from browser_pages import open_static
 
 pytestmark = pytest.mark.browser
 
@@ -69,10 +70,7 @@ def margins(page, probe):
 @pytest.mark.parametrize("viewport", VIEWPORTS.values(), ids=VIEWPORTS.keys())
 def test_containment_cuts_nothing_a_block_paints_outside_its_box(watched, site, path, viewport):
     page = watched.page
-    page.set_viewport_size(viewport)
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    page.goto(site.url + path)
-    page.wait_for_load_state("load")
+    open_static(watched, site, path, viewport)
     page.add_style_tag(content=".md-top { visibility: hidden !important; }")  # "Back to top" comes and goes on scroll
     probes = page.evaluate(CONTAINED, OVERHANGS)
     assert probes, "no list or admonition the rule reaches: the test would prove nothing"
@@ -89,10 +87,7 @@ def test_containment_cuts_nothing_a_block_paints_outside_its_box(watched, site, 
 
 def test_a_focus_ring_at_a_blocks_edge_is_not_cut(watched, site):
     page = watched.page
-    page.set_viewport_size(VIEWPORTS["desktop"])
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    page.goto(site.url + "layers/layernorm/")
-    page.wait_for_load_state("load")
+    open_static(watched, site, "layers/layernorm/", VIEWPORTS["desktop"])
     page.add_style_tag(content=".md-top { visibility: hidden !important; }")
     found = page.evaluate("""() => {
         const edge = a => { const block = a.closest('.md-content__inner > *');

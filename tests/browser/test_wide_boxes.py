@@ -2,6 +2,7 @@
 sideways, at 1280 px and on a 390 px phone, and a block that does scroll sideways (a long display equation) shades
 its edge, as a wide matrix does. The engine is not needed: it is kept from loading."""
 import pytest
+from browser_pages import open_static
 
 pytestmark = pytest.mark.browser
 
@@ -33,10 +34,7 @@ CODEMATH = """async () => {
 @pytest.mark.parametrize("viewport", VIEWPORTS.values(), ids=VIEWPORTS.keys())
 def test_every_column_of_code_and_math_is_readable_without_scrolling_sideways(watched, site, path, viewport):
     page = watched.page
-    page.set_viewport_size(viewport)
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    page.goto(site.url + path)
-    page.wait_for_load_state("load")
+    open_static(watched, site, path, viewport)
     tables = page.evaluate(CODEMATH)
     assert tables and all(t["cells"] > 8 for t in tables), tables
     for table in tables:
@@ -59,10 +57,7 @@ EQUATIONS = """async () => {
 
 def test_a_display_equation_wider_than_a_phone_shades_its_edge_and_one_that_fits_does_not(watched, site):
     page = watched.page
-    page.set_viewport_size(VIEWPORTS["phone"])
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    page.goto(site.url + "layers/layernorm/")
-    page.wait_for_load_state("load")
+    open_static(watched, site, "layers/layernorm/", VIEWPORTS["phone"])
     page.wait_for_function("document.fonts.status === 'loaded'")
     equations = page.evaluate(EQUATIONS)
     wide = {eq: seen for eq, seen in equations.items() if seen["wider"]}
@@ -75,10 +70,7 @@ def test_a_display_equation_wider_than_a_phone_shades_its_edge_and_one_that_fits
 
 def test_a_back_link_shows_its_whole_equation_id_and_lands_with_the_title_in_view(watched, site):
     page = watched.page
-    page.set_viewport_size(VIEWPORTS["desktop"])
-    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
-    page.goto(site.url + "source/engine/embedding/")
-    page.wait_for_load_state("load")
+    open_static(watched, site, "source/engine/embedding/", VIEWPORTS["desktop"])
     links = page.evaluate("""() => [...document.querySelectorAll('.lw-code__eq')].filter(td => td.textContent)
         .map(td => ({text: td.textContent, cut: td.scrollWidth > td.clientWidth + 1}))""")
     assert any("embedding-token-position" in link["text"] for link in links), links
