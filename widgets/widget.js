@@ -60,7 +60,7 @@ export class Widget {
     copy.addEventListener("click", () => this.copyLink(copy));
     bar.append(reset, copy);
     this.messageEl = this.el.querySelector(".lw-message");
-    // The message of a bad cell, shown just under that cell over whatever lies there (nothing moves); screen
+    // The message of a bad cell, shown under its matrix over whatever lies there (nothing moves); screen
     // readers get it from the cell itself (aria-describedby) and from the summary, so this copy is hidden from them.
     this.cellError = this.el.appendChild(element("p", "lw-bubble lw-cell-error"));
     this.cellError.setAttribute("aria-hidden", "true");
