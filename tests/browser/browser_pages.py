@@ -21,11 +21,13 @@ def open_without_engine(watched, site, kind):
 
 
 def open_static(watched, site, path, viewport):
-    """Open ``path`` at ``viewport`` (width, height) with the engine kept from loading, once the page has loaded."""
+    """Open ``path`` at ``viewport`` (width, height) with the engine kept from loading, once the page has loaded
+    and its scripts have done what they do at set-up (the practice modules, loaded on demand, add a progress line
+    under the title, which moves the page below it)."""
     watched.page.set_viewport_size(viewport)
     watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
     watched.page.goto(site.url + path)
-    watched.page.wait_for_load_state("load")
+    watched.page.wait_for_load_state("networkidle")
 
 
 def wait_for_engine(page, timeout_ms=90_000):
