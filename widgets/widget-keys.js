@@ -2,18 +2,41 @@
  * (roving tabindex) with the arrow keys moving inside it, and each input's resize buttons are one tab stop too
  * (a toolbar), so a widget is a handful of stops.
  *
- * A cell reached from the keyboard is in navigation mode: its text is selected, typing replaces it, and every arrow
- * key moves to the next cell at once. A click, F2, Home or End puts the caret in the text (edit mode): Left/Right
- * then move the caret and leave the cell only at the text's start or end. Enter moves down, Shift-Enter up; Escape
- * puts back the value the cell had when it was entered. */
+ * A cell reached from the keyboard, by a click or by a tap is in navigation mode: its text is selected, typing
+ * replaces it (as in a spreadsheet), and every arrow key moves to the next cell at once. A second click or tap on the
+ * focused cell, F2, Home or End puts the caret in the text (edit mode): Left/Right then move the caret and leave the
+ * cell only at the text's start or end. Enter moves down, Shift-Enter up; Escape puts back the value the cell had when
+ * it was entered. */
 
 export const GRID_HELP = "Arrow keys move between cells; type to replace a value; F2 puts the caret in the text; " +
                          "Escape restores the value the cell had; Tab leaves the matrix.";
+// The same keys in a line, for the tip shown on screen (widget-help.js), which covers the page while it is shown.
+export const GRID_KEYS = "Arrows move · type to replace · F2 edits in place · Esc restores · Tab leaves the matrix";
 
 const editing = new WeakSet(); // cells whose caret the reader placed
+const arriving = new WeakSet(); // cells a press is focusing: their text is selected when the press ends
+const placing = new WeakSet(); // focused cells pressed again: their caret is placed when the press ends
 
+/* A mouse button or a finger goes down on `box`: a press on another cell focuses it, a press on the focused cell
+ * puts it in edit mode. */
 export function onCellPointerDown(box) {
-  editing.add(box);
+  const focused = box === document.activeElement;
+  if (focused) editing.add(box);
+  (focused ? placing : arriving).add(box);
+  (focused ? arriving : placing).delete(box);
+}
+
+/* The press ended on `box` (a click, or a tap's click). One that focused it selects the whole text, as arriving by
+ * keyboard does, unless the reader dragged across part of it; a second one leaves a caret: the browser put it where
+ * the mouse was, but a tap on a selection keeps the selection, so the caret then goes to the end. A double click
+ * (detail 2) selects a word, as usual. setSelectionRange, not select(): iOS ignores select() on a text input. */
+export function onCellClick(box, clicks) {
+  const whole = box.selectionStart === 0 && box.selectionEnd === box.value.length;
+  if (arriving.delete(box)) {
+    if (box.selectionStart === box.selectionEnd) box.setSelectionRange(0, box.value.length);
+  } else if (placing.delete(box)) {
+    if (whole && clicks === 1) box.setSelectionRange(box.value.length, box.value.length);
+  }
 }
 
 /* `box` becomes its matrix's one tab stop; its value is kept for Escape. */
@@ -23,7 +46,7 @@ export function onCellFocus(box) {
 }
 
 export function onCellBlur(box) {
-  editing.delete(box);
+  for (const set of [editing, arriving, placing]) set.delete(box);
 }
 
 /* The first cell of each matrix is its tab stop until the reader moves. */

@@ -4,8 +4,6 @@
 import * as cells from "./cells.js";
 import { makeRoving, makeToolbar } from "./widget-keys.js";
 
-const GROUP_TITLES = { step: "Intermediate steps", forward: "Forward", backward: "Backward" };
-
 export function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -17,6 +15,11 @@ export function element(tag, className, text) {
  * lays out and paints it again in the edit's frame. */
 export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
+}
+
+/* A shape as a caption shows it: none for a single number. */
+function captionShape(shape) {
+  return shape.length ? cells.shapeText(shape) : "";
 }
 
 /* The rows of a grid: a matrix as is, a list as one row, a number as one cell. */
@@ -72,7 +75,7 @@ function cellLabel(spec, input, r, c) {
 
 /* Fill an input's figure with editable cells for `value`, and its shape; `helpId` names the keyboard help. */
 export function renderInput(figure, spec, input, value, helpId) {
-  const shape = cells.shapeText(cells.shapeOf(value, input.dims.length));
+  const shape = captionShape(cells.shapeOf(value, input.dims.length));
   figure.querySelector(".lw-shape").textContent = shape;
   const table = grid(spec, input.name, input.dims, value, (r, c, v) => {
     const td = element("td");
@@ -90,7 +93,7 @@ export function renderInput(figure, spec, input, value, helpId) {
     return td;
   });
   table.setAttribute("role", "grid");
-  table.setAttribute("aria-label", `${input.name} ${shape}, editable`);
+  table.setAttribute("aria-label", `${[input.name, shape].filter(Boolean).join(" ")}, editable`);
   table.setAttribute("aria-describedby", helpId);
   makeRoving(table);
   figure.querySelector("table").replaceWith(table);
@@ -126,6 +129,15 @@ export function markScrolling(widget) {
   }
 }
 
+/* Lay `bubble` (absolutely positioned in `widget`) over the page just under `figure`, from the left edge of `from`,
+ * kept inside the widget. */
+export function placeUnder(widget, bubble, figure, from) {
+  const box = widget.getBoundingClientRect();
+  const left = Math.max(0, Math.min(from.getBoundingClientRect().left - box.left, widget.clientWidth - bubble.offsetWidth));
+  bubble.style.left = `${left}px`;
+  bubble.style.top = `${figure.getBoundingClientRect().bottom - box.top + 2}px`;
+}
+
 /* "+ row" / "− row" (or column, entry) buttons for each resizable dimension; resize(symbol, sign) on click. */
 export function renderResizers(figure, spec, input, shape, resize) {
   let box = figure.querySelector(".lw-resize");
@@ -150,8 +162,8 @@ export function renderResizers(figure, spec, input, shape, resize) {
 /* ---------- outputs ---------- */
 
 /* Output blocks in the order the widget shows them: by group, then as the kind listed them. */
-function orderedBlocks(result) {
-  return Object.keys(GROUP_TITLES).flatMap((group) => result.blocks.filter((b) => b.group === group));
+function orderedBlocks(spec, result) {
+  return Object.keys(spec.groups).flatMap((group) => result.blocks.filter((b) => b.group === group));
 }
 
 /* {output name: rows of the texts shown}, to mark what a new result changed. */
@@ -176,7 +188,7 @@ export function renderResult(spec, results, result) {
   const changed = {};
   // Same blocks and shapes as shown (every edit that does not resize): change texts only, which costs the
   // browser far less style and layout work than a new subtree, so the edit -> updated numbers delay stays short.
-  if (!updateInPlace(results, result, changed)) results.replaceWith(resultsElement(spec, result, readCells(results), changed));
+  if (!updateInPlace(spec, results, result, changed)) results.replaceWith(resultsElement(spec, result, readCells(results), changed));
   return changed;
 }
 
@@ -184,8 +196,8 @@ function note(changed, name, r, c) {
   (changed[name] = changed[name] || []).push(`${r}:${c}`);
 }
 
-function updateInPlace(results, result, changed) {
-  const blocks = orderedBlocks(result);
+function updateInPlace(spec, results, result, changed) {
+  const blocks = orderedBlocks(spec, result);
   const figures = results.querySelectorAll(".lw-output");
   const plots = results.querySelectorAll(".lw-plot");
   const notes = results.querySelectorAll(".lw-note");
@@ -230,7 +242,7 @@ function updateInPlace(results, result, changed) {
 /* A new output half, for a first result of another shape; `before` (readCells) marks the changed cells. */
 function resultsElement(spec, result, before, changed) {
   const results = element("div", "lw-results");
-  for (const [group, title] of Object.entries(GROUP_TITLES)) {
+  for (const [group, title] of Object.entries(spec.groups)) {
     const blocks = result.blocks.filter((b) => b.group === group);
     if (!blocks.length) continue;
     const section = results.appendChild(element("section", "lw-group"));
@@ -255,7 +267,7 @@ function outputFigure(spec, block, before, changed) {
   figure.dataset.name = block.name;
   if (!block.finite) figure.dataset.nonfinite = "true";
   const caption = figure.appendChild(element("figcaption"));
-  caption.append(element("code", "", block.name), " ", element("span", "lw-shape", cells.shapeText(block.shape)),
+  caption.append(element("code", "", block.name), " ", element("span", "lw-shape", captionShape(block.shape)),
                  " ", element("span", "lw-label", block.label));
   figure.append(grid(spec, block.name, block.dims, block.cells, (r, c, text) => {
     const td = element("td", "", text);

@@ -11,7 +11,7 @@ export class InputState {
     this.spec = spec;
     this.start = start;
     this.values = clone(start);
-    this.bad = new Map(); // "X:r:c" -> message, for cells whose text is not a valid number
+    this.bad = new Map(); // "X:r:c" -> {where: the cell's name, error}, for cells whose text is not a valid number
   }
 
   input(name) {
@@ -22,9 +22,10 @@ export class InputState {
   readCell(name, r, c, text) {
     const input = this.input(name);
     const key = `${name}:${r}:${c}`;
-    const parsed = cells.parseCell(text, cells.cellName(name, input.dims.map((symbol) => this.spec.dims[symbol].prefix), r, c), input.integer, input.bounds);
+    const where = cells.cellName(name, input.dims.map((symbol) => this.spec.dims[symbol].prefix), r, c);
+    const parsed = cells.parseCell(text, where, input.integer, input.bounds);
     if (parsed.error) {
-      this.bad.set(key, parsed.error);
+      this.bad.set(key, { where, error: parsed.error });
       return parsed.error;
     }
     this.bad.delete(key);
@@ -35,12 +36,12 @@ export class InputState {
     return null;
   }
 
-  /* The message to show when the values cannot be computed (bad cells first, then shape links), or null. */
+  /* The message to show when the values cannot be computed (bad cells first, then shape links), or null: the first
+   * bad cell's message, then the name of every other bad cell ("...; also wrong: batch_size, lr"). */
   problem() {
     if (this.bad.size) {
-      const first = this.bad.values().next().value;
-      const more = this.bad.size > 1 ? ` (and ${this.bad.size - 1} more cell${this.bad.size > 2 ? "s" : ""})` : "";
-      return first + more;
+      const [first, ...others] = this.bad.values();
+      return first.error + (others.length ? `; also wrong: ${others.map((bad) => bad.where).join(", ")}` : "");
     }
     return cells.checkValues(this.spec, this.values);
   }

@@ -3,16 +3,18 @@
  * (scripts/livewidgets/render.py); this makes the cells editable and keeps the outputs in step with them. */
 import { compute, engine, startEngine } from "./widget-engine.js";
 import { announce, listOfNames, typing } from "./widget-announce.js";
+import { HELP_ID, firstGridFocus, helpTip } from "./widget-help.js";
 import * as keys from "./widget-keys.js";
-import { element, markCell, markScrolling, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
+import { element, markCell, markScrolling, placeUnder, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
 import { InputState, clone, planPaste } from "./widget-state.js";
 import { savedValues, storeValues } from "./widget-storage.js";
 
+const WORKING_AFTER_MS = 300; // an answer slower than this shows that the engine is working (a training run: ~1.2 s)
+const COPIED_SHOWN_MS = 2500;
+
 export class Widget {
-  /* `onSave()` is called after this widget's values were stored, so the page can rewrite its link; `helpId` names
-   * the page's description of the matrices' keys. */
-  constructor(el, onSave, helpId) {
-    this.helpId = helpId;
+  /* `onSave()` is called after this widget's values were stored, so the page can rewrite its link. */
+  constructor(el, onSave) {
     this.el = el;
     this.id = el.dataset.widgetId;
     this.spec = JSON.parse(el.dataset.spec);
@@ -55,19 +57,24 @@ export class Widget {
     reset.addEventListener("click", () => this.reset());
     const copy = element("button", "lw-button lw-copy", "Copy link");
     copy.type = "button";
-    copy.addEventListener("click", () => this.copyLink());
+    copy.addEventListener("click", () => this.copyLink(copy));
     bar.append(reset, copy);
     this.messageEl = this.el.querySelector(".lw-message");
-    // The message of a bad cell, shown just under that cell over whatever lies there (nothing moves); screen
+    // The message of a bad cell, shown under its matrix over whatever lies there (nothing moves); screen
     // readers get it from the cell itself (aria-describedby) and from the summary, so this copy is hidden from them.
-    this.cellError = this.el.appendChild(element("p", "lw-cell-error"));
+    this.cellError = this.el.appendChild(element("p", "lw-bubble lw-cell-error"));
     this.cellError.setAttribute("aria-hidden", "true");
     this.cellError.hidden = true;
-    this.el.addEventListener("scroll", () => this.placeCellError(), { capture: true, passive: true });
-    new ResizeObserver(() => { markScrolling(this.el); this.placeCellError(); }).observe(this.el);
+    this.gridTip = this.el.appendChild(helpTip()); // the keys of the matrices, shown once per page
+    this.copied = this.el.appendChild(element("p", "lw-bubble lw-copied", "Link copied")); // said by the announcer
+    this.copied.setAttribute("aria-hidden", "true");
+    this.copied.hidden = true;
+    this.el.addEventListener("scroll", () => this.placeBubbles(), { capture: true, passive: true });
+    new ResizeObserver(() => { markScrolling(this.el); this.placeBubbles(); }).observe(this.el);
     this.el.addEventListener("focusin", (event) => this.onFocus(event));
-    this.el.addEventListener("focusout", (event) => { if (isCell(event.target)) keys.onCellBlur(event.target); });
+    this.el.addEventListener("focusout", (event) => this.onBlur(event));
     this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target); });
+    this.el.addEventListener("click", (event) => { if (isCell(event.target)) keys.onCellClick(event.target, event.detail); });
     this.el.addEventListener("input", (event) => this.onInput(event));
     this.el.addEventListener("keydown", (event) => this.onKeydown(event));
     this.el.addEventListener("paste", (event) => this.onPaste(event));
@@ -76,8 +83,19 @@ export class Widget {
 
   onFocus(event) {
     startEngine();
-    if (isCell(event.target)) keys.onCellFocus(event.target);
-    else if (event.target.closest(".lw-resize")) keys.onToolbarFocus(event.target);
+    if (isCell(event.target)) {
+      keys.onCellFocus(event.target);
+      if (firstGridFocus()) this.showTip(event.target);
+    } else if (event.target.closest(".lw-resize")) {
+      keys.onToolbarFocus(event.target);
+    }
+  }
+
+  onBlur(event) {
+    if (!isCell(event.target)) return;
+    keys.onCellBlur(event.target);
+    const to = event.relatedTarget;
+    if (!to || to.closest("table") !== event.target.closest("table")) this.hideTip(); // it left the matrix
   }
 
   results() { return this.el.querySelector(".lw-results"); }
@@ -97,7 +115,7 @@ export class Widget {
   renderInputs() {
     for (const input of this.spec.inputs) {
       const figure = this.el.querySelector(`.lw-input[data-name="${CSS.escape(input.name)}"]`);
-      renderInput(figure, this.spec, input, this.values[input.name], this.helpId);
+      renderInput(figure, this.spec, input, this.values[input.name], HELP_ID);
       renderResizers(figure, this.spec, input, this.inputs.shapeOf(input.name), (symbol, sign) => this.resize(symbol, sign));
     }
     this.inputs.bad.clear(); // every cell now shows a valid number again
@@ -121,6 +139,7 @@ export class Widget {
     const box = event.target;
     if (!isCell(box)) return;
     typing();
+    this.hideTip();
     this.readCell(box);
     this.edited();
   }
@@ -159,6 +178,7 @@ export class Widget {
     this.inFlight = true;
     const values = clone(this.values);
     const sentAt = performance.now();
+    const working = setTimeout(() => this.showWorking(true), WORKING_AFTER_MS);
     let answer;
     try {
       answer = await compute({ key: this.id, kind: this.spec.name, values,
@@ -166,6 +186,9 @@ export class Widget {
     } catch (error) {
       if (error.crashed) return this.lost();
       answer = { error: error.message };
+    } finally {
+      clearTimeout(working);
+      this.showWorking(false);
     }
     this.inFlight = false;
     // An answer is shown only if it answers the cells as they are now: a cell typed bad meanwhile keeps its
@@ -177,6 +200,14 @@ export class Widget {
     }
     if (this.dirty && engine.state === "ready") this.send();
     else if (this.unsaved) this.save();
+  }
+
+  /* While a slow answer is awaited, the outputs say "Computing…" (a label floated like "Out of date", so nothing
+   * moves) and are aria-busy. */
+  showWorking(on) {
+    const results = this.results();
+    results.classList.toggle("lw-working", on);
+    results.toggleAttribute("aria-busy", on);
   }
 
   /* The engine died before answering: these values are not sent again by themselves (they might crash it again,
@@ -258,21 +289,31 @@ export class Widget {
     this.cellError.hidden = !this.errorCell;
     if (!this.errorCell) return;
     this.cellError.textContent = document.getElementById(this.errorCell.getAttribute("aria-describedby")).textContent;
-    this.placeCellError();
+    this.placeBubbles();
   }
 
-  placeCellError() {
-    if (!this.errorCell || this.cellError.hidden) return;
-    const box = this.el.getBoundingClientRect();
-    const cell = this.errorCell.getBoundingClientRect();
-    const left = Math.max(0, Math.min(cell.left - box.left, this.el.clientWidth - this.cellError.offsetWidth));
-    this.cellError.style.left = `${left}px`;
-    this.cellError.style.top = `${cell.bottom - box.top + 2}px`;
+  /* The keys of the matrices, under the matrix of `cell`. */
+  showTip(cell) {
+    this.tipFigure = cell.closest("figure");
+    this.gridTip.hidden = false;
+    this.placeBubbles();
+  }
+
+  hideTip() {
+    this.gridTip.hidden = true;
+  }
+
+  /* Under the matrix and its resize buttons, so that the bubbles hide neither: a bad cell's message from the
+   * cell's left edge, the tip from the matrix's. */
+  placeBubbles() {
+    if (this.errorCell && !this.cellError.hidden) placeUnder(this.el, this.cellError, this.errorCell.closest("figure"), this.errorCell);
+    if (!this.gridTip.hidden) placeUnder(this.el, this.gridTip, this.tipFigure, this.tipFigure);
   }
 
   onKeydown(event) {
     const target = event.target;
     if (isCell(target)) {
+      if (event.key === "Escape") this.hideTip();
       keys.onCellKey(event, target, (r, c) => this.cell(target.dataset.input, r, c), (box) => {
         this.readCell(box);
         this.edited();
@@ -331,13 +372,20 @@ export class Widget {
     this.showEngineState();
   }
 
-  async copyLink() {
+  /* The link goes to the clipboard; "Link copied" shows under the button for a moment (laid over the page, so
+   * nothing moves) and is announced. Without clipboard access the link is shown to copy by hand. */
+  async copyLink(button) {
     try {
       await navigator.clipboard.writeText(location.href);
-      this.setMessage("Link copied: it reproduces this example exactly.", "info");
     } catch (e) {
       this.setMessage(`Copy this link: ${location.href}`, "info");
+      return;
     }
+    this.copied.hidden = false;
+    placeUnder(this.el, this.copied, button, button);
+    clearTimeout(this.copiedTimer);
+    this.copiedTimer = setTimeout(() => { this.copied.hidden = true; }, COPIED_SHOWN_MS);
+    announce(this.id, () => "Link copied: it reproduces this example exactly.");
   }
 }
 

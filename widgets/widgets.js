@@ -6,12 +6,11 @@ import * as cells from "./cells.js";
 import { Widget } from "./widget.js";
 import { announce, liveRegion } from "./widget-announce.js";
 import { engine, onEngineChange, startEngine } from "./widget-engine.js";
-import { GRID_HELP } from "./widget-keys.js";
+import { setUpHelp } from "./widget-help.js";
 import { writeLink } from "./widget-storage.js";
 
-const HELP_ID = "lw-grid-help";
-
 let pageWidgets = [];
+let firstPage = true; // the document the browser loaded, before any instant navigation
 
 /* The link holds every edited widget of the page. */
 function saveLink() {
@@ -69,16 +68,6 @@ document.addEventListener("layerwise:lost", (event) => {
   showNotice();
 });
 
-/* The description of the matrices' keys, one per page, named by every input grid's aria-describedby. */
-function keyboardHelp() {
-  if (document.getElementById(HELP_ID)) return;
-  const help = document.createElement("p");
-  help.id = HELP_ID;
-  help.hidden = true;
-  help.textContent = GRID_HELP;
-  document.body.append(help);
-}
-
 /* "Skip to the live example", right after the heading the theme's own skip link leads to, shown only when focused:
  * from the top of the page, the first cell of a widget is a few key presses away. */
 function skipToExample(first) {
@@ -113,6 +102,16 @@ function skipToExample(first) {
   });
 }
 
+/* A link to an edited example (#lw-<id>=<values>) names no element, so the browser stays at the top: on arriving by
+ * such a link (not on a reload, which keeps its place), the page is scrolled to the first widget it holds. */
+function scrollToLinked() {
+  const [navigation] = performance.getEntriesByType("navigation");
+  if (navigation && navigation.type === "reload") return;
+  const linked = Object.keys(cells.readFragment(location.hash));
+  const target = pageWidgets.find((widget) => linked.includes(widget.id));
+  if (target) target.el.scrollIntoView({ block: "start" });
+}
+
 /* After the theme's own handling of a click (it may move the focus in a task of its own). */
 function afterTheTheme(action) {
   setTimeout(action, 0);
@@ -122,13 +121,15 @@ function initPage() {
   const found = [...document.querySelectorAll(".lw-widget")];
   if (found.length && found.every((el) => el.dataset.lwReady)) return; // this document is already set up
   for (const el of found) el.dataset.lwReady = "true";
-  if (found.length) keyboardHelp();
-  pageWidgets = found.map((el) => new Widget(el, saveLink, HELP_ID));
+  if (found.length) setUpHelp();
+  pageWidgets = found.map((el) => new Widget(el, saveLink));
   crashSeen = engine.crashes;
   lostIn = null;
   if (!pageWidgets.length) return;
   liveRegion();
   skipToExample(pageWidgets[0]);
+  if (firstPage) scrollToLinked();
+  firstPage = false;
   // The engine starts as soon as a page with widgets is set up, not when a widget comes on screen: a reader who
   // scrolls down to one finds it live. Not earlier than this module: started from the page's <head>, the worker's
   // wasm compile took a core from the page's first layout and the theme's start-up (main-thread long tasks, cold:

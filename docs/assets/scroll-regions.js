@@ -1,6 +1,6 @@
 /* Keyboard access to blocks that scroll sideways (WCAG 2.1.1): a display equation, code listing, shapes table or
-   code-and-math table wider than its column keeps a tab stop, so the arrow keys can scroll it; one that fits loses
-   it, so it costs no Tab press. The build writes tabindex="0", a role and a name on Layerwise's own blocks (they
+   code-and-math table wider than its column keeps a tab stop, so the arrow keys can scroll it, and is marked
+   data-scrolls, so its edge shows that more follows; one that fits loses both, so it costs no Tab press. The build writes tabindex="0", a role and a name on Layerwise's own blocks (they
    work without JavaScript); mkdocs-material's table wrappers, made by its own script, get the same here. */
 (() => {
   const BOXES = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap";
@@ -19,7 +19,9 @@
       if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
       return;
     }
-    if (box.scrollWidth > box.clientWidth + 1) box.setAttribute("tabindex", "0");
+    const scrolls = box.scrollWidth > box.clientWidth + 1;
+    box.toggleAttribute("data-scrolls", scrolls); // its edge shades (layerwise.css), as a wide matrix's does
+    if (scrolls) box.setAttribute("tabindex", "0");
     else box.removeAttribute("tabindex");
   }
 

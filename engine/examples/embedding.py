@@ -14,9 +14,8 @@ def compute(E, ids, dout):
 
     gap = layer_check(embedding.embedding_forward, {"ids": ids, "table": E}, dout, {"table": dE})
 
-    lost = [int(v) for v in np.unique(ids) if not np.array_equal(dE[v], overwritten[v])]
-    notes = (f"Rows where dE[ids] += dout loses updates (id repeated): {', '.join(map(str, lost))}."
-             if lost else "No row differs: repeat an id in ids to see dE[ids] += dout lose an update.",)
+    lost = [f"v{int(v)}" for v in np.unique(ids) if not np.array_equal(dE[v], overwritten[v])]  # the rows' headers
+    notes = (_lost_rows(lost) if lost else "No row differs: repeat an id in ids to see dE[ids] += dout lose an update.",)
     arithmetic = (f"out[t0] is row v{int(ids[0])} of E: "
                   f"({', '.join(format_short(v) for v in E[ids[0]])})")
     return Result(
@@ -27,6 +26,14 @@ def compute(E, ids, dout):
                   "backward"),
         ),
         arithmetic=arithmetic, gradient_gap=gap, notes=notes)
+
+
+def _lost_rows(rows):
+    """"Row v2 loses ..." or "Rows v0 and v2 lose ...": the rows named as the grids' headers name them."""
+    if len(rows) == 1:
+        return f"Row {rows[0]} of dE loses updates with dE[ids] += dout: its id is repeated in ids."
+    names = ", ".join(rows[:-1]) + " and " + rows[-1]
+    return f"Rows {names} of dE lose updates with dE[ids] += dout: their ids are repeated in ids."
 
 
 KIND = Kind(

@@ -57,18 +57,24 @@ class Result(NamedTuple):
     plots: tuple[tuple[str, str], ...] = ()  # (title, svg markup made by engine.examples.svg)
 
 
-GROUPS = ("step", "forward", "backward")
-# How a page heads each group of outputs, in this order (the pre-render, widget-render.js and engine.notebook)
+# The output groups, in the order shown, with the heading each gets unless its kind names it otherwise.
 GROUP_TITLES = {"step": "Intermediate steps", "forward": "Forward", "backward": "Backward"}
+GROUPS = tuple(GROUP_TITLES)
 GRADIENT_TOLERANCE = 1e-6  # central differences with h=1e-5 agree to ~1e-9 on these small, smooth examples
 
 
 class Kind:
     def __init__(self, name: str, title: str, dims: tuple[Dim, ...], inputs: tuple[Operand, ...],
-                 compute: Callable[..., Result], description: str = ""):
-        """``compute`` is called with one keyword argument per input, as float64 (or int64) arrays."""
+                 compute: Callable[..., Result], description: str = "", group_titles: dict[str, str] | None = None):
+        """``compute`` is called with one keyword argument per input, as float64 (or int64) arrays.
+        ``group_titles`` renames output groups whose default heading means nothing for this kind (a training run
+        has no "Forward")."""
         self.name, self.title, self.dims, self.inputs = name, title, tuple(dims), tuple(inputs)
         self.compute, self.description = compute, description
+        unknown = sorted(set(group_titles or {}) - set(GROUPS))
+        if unknown:
+            raise LayerwiseError(f"kind {name}: unknown output group {unknown[0]!r}; expected one of {GROUPS}")
+        self.group_titles = {**GROUP_TITLES, **(group_titles or {})}
         self._dims = {d.symbol: d for d in self.dims}
         for operand in self.inputs:
             unknown = [s for s in operand.dims if s not in self._dims]
@@ -86,6 +92,7 @@ class Kind:
         return {
             "name": self.name,
             "title": self.title,
+            "groups": self.group_titles,  # heading of each output group, in the order shown
             "dims": {d.symbol: {"prefix": d.prefix, "min": d.min, "max": d.max, "resizable": d.resizable}
                      for d in self.dims},
             "inputs": [{"name": op.name, "label": op.label, "dims": list(op.dims), "integer": op.integer,

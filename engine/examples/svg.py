@@ -90,33 +90,55 @@ def _decade_axis(log_values, most=6):
     return low, ticks[-1], ticks
 
 
+HEAT_CELL, HEAT_TEXT, HEAT_LABEL = 48, 13, 12  # px: a cell, the value in it, a row or column label
+DEEPEST = 70  # of 255: the strongest tint keeps some white, so dark text on red reads (5.6:1) and white on blue
+
+
 def heat_map(matrix, row_labels, col_labels, title=""):
-    """A coloured grid (blue negative, white zero, red positive) with each value written in its cell."""
+    """A coloured grid (blue negative, white zero, red positive) with each value written in its cell, in black or
+    white, whichever reads better on the cell's colour."""
     matrix = np.asarray(matrix, dtype=float)  # (R, C)
     rows, cols = matrix.shape
-    cell = min(40, (WIDTH - MARGIN) // max(cols, 1))
+    cell = HEAT_CELL
     scale = np.max(np.abs(matrix[np.isfinite(matrix)]), initial=0.0) or 1.0
     parts = []
     for r in range(rows):
-        parts.append(_text(MARGIN - 4, MARGIN + cell * r + cell / 2 + 4, row_labels[r], "end"))
+        parts.append(_text(MARGIN - 4, MARGIN + cell * r + cell / 2 + 4, row_labels[r], "end", HEAT_LABEL))
         for c in range(cols):
             value = matrix[r, c]
             x, y = MARGIN + cell * c, MARGIN + cell * r
-            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{_colour(value, scale)}" '
+            fill = _colour(value, scale)
+            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="rgb{fill}" '
                          f'stroke="#888" stroke-width="0.5"/>')
-            parts.append(_text(x + cell / 2, y + cell / 2 + 4, format_short(value, 2), "middle", 9))
+            parts.append(_text(x + cell / 2, y + cell / 2 + 4, format_short(value, 2), "middle", HEAT_TEXT,
+                               _text_colour(fill)))
     for c in range(cols):
-        parts.append(_text(MARGIN + cell * c + cell / 2, MARGIN - 6, col_labels[c], "middle"))
+        parts.append(_text(MARGIN + cell * c + cell / 2, MARGIN - 6, col_labels[c], "middle", HEAT_LABEL))
     width, height = MARGIN + cell * cols + 8, MARGIN + cell * rows + 8
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
             f'height="{height}" role="img" aria-label="{escape(title)}">{"".join(parts)}</svg>')
 
 
 def _colour(value, scale):
+    """The cell's (r, g, b): white at 0, towards red (positive) or blue (negative), grey when not finite."""
     if not math.isfinite(value):
-        return "#bbbbbb"
-    strength = int(255 * (1 - min(abs(value) / scale, 1.0)))
-    return f"rgb(255,{strength},{strength})" if value > 0 else f"rgb({strength},{strength},255)"
+        return (187, 187, 187)
+    strength = int(255 - (255 - DEEPEST) * min(abs(value) / scale, 1.0))
+    return (255, strength, strength) if value > 0 else (strength, strength, 255)
+
+
+def _luminance(rgb):
+    """WCAG 2's relative luminance of an sRGB colour."""
+    channels = [c / 255 for c in rgb]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _text_colour(fill):
+    """Black or white, whichever contrasts more with ``fill``."""
+    on_black = (_luminance(fill) + 0.05) / 0.05
+    on_white = 1.05 / (_luminance(fill) + 0.05)
+    return "#000" if on_black >= on_white else "#fff"
 
 
 def _padded_range(values):
@@ -126,8 +148,10 @@ def _padded_range(values):
     return low, high
 
 
-def _text(x, y, label, anchor, size=10):
-    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}">{escape(str(label))}</text>'
+def _text(x, y, label, anchor, size=10, colour=None):
+    fill = f' fill="{colour}"' if colour else ""
+    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}"{fill}>'
+            f'{escape(str(label))}</text>')
 
 
 def _frame(body, x_label, y_label, height):

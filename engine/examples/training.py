@@ -25,21 +25,20 @@ MAX_STEPS, MAX_BATCH = 120, 16
 # engines' losses drift apart in the visible digits. Below it they agree to ~1e-13.
 MIN_LR, MAX_LR = 0.0001, 0.05
 EVALUATIONS = 6  # validation points on the curve
-
-
-def _whole(name, value, low, high):
-    if not low <= value <= high:
-        raise LayerwiseError(f"training example: {name} must be a whole number from {low} to {high}, got {value}")
-    return int(value)
+MAX_SEED = 10**6
 
 
 def settings_for(steps, batch_size, lr, warmup_steps, grad_clip, seed):
-    """Checked TrainSettings for the example (lr and grad_clip are bounded by their inputs); validation is measured
+    """TrainSettings for the example (every input is bounded by its Operand, checked in the browser's cells and by
+    Kind.bind; the warm-up's bound depends on the steps, so it is checked here); validation is measured
     ``EVALUATIONS`` times along the run."""
-    steps = _whole("steps", steps, 1, MAX_STEPS)
-    return TrainSettings(steps=steps, batch_size=_whole("batch_size", batch_size, 1, MAX_BATCH), lr=float(lr),
-                         warmup_steps=_whole("warmup_steps", warmup_steps, 0, steps), grad_clip=float(grad_clip),
-                         eval_every=max(steps // EVALUATIONS, 1), eval_batches=2, seed=_whole("seed", seed, 0, 10**6))
+    steps = int(steps)
+    if warmup_steps > steps:
+        raise LayerwiseError(f"training example: warmup_steps must be a whole number from 0 to {steps} (the steps), "
+                             f"got {warmup_steps}")
+    return TrainSettings(steps=steps, batch_size=int(batch_size), lr=float(lr), warmup_steps=int(warmup_steps),
+                         grad_clip=float(grad_clip), eval_every=max(steps // EVALUATIONS, 1), eval_batches=2,
+                         seed=int(seed))
 
 
 @lru_cache(maxsize=4)
@@ -87,7 +86,7 @@ def compute(steps, batch_size, lr, warmup_steps, grad_clip, seed):
     return Result(
         blocks=(Block("val_loss", f"validation loss after steps {', '.join(str(s) for s in val_steps)}",
                       val_losses, ("K",)),
-                Block("lr_used", "learning rate at those steps", rates[val_steps - 1], ("K",), "step")),
+                Block("lr_used", "learning rate at those steps", rates[val_steps - 1], ("K",))),
         arithmetic=arithmetic,
         notes=notes,
         plots=(("Loss during a short training run", loss_plot), ("Learning rate: warm-up, then cosine", lr_plot)),
@@ -108,12 +107,14 @@ KIND = Kind(
     description="Change the number of steps, the batch size, the learning rate, the warm-up, the clipping or the seed.",
     dims=(Dim("K", "eval ", 1, 1 + EVALUATIONS, resizable=False),),
     inputs=(
-        Operand("steps", f"training steps (1 to {MAX_STEPS})", (), 60, integer=True),
-        Operand("batch_size", f"windows per step (1 to {MAX_BATCH})", (), 8, integer=True),
+        Operand("steps", f"training steps (1 to {MAX_STEPS})", (), 60, integer=True, bounds=(1, MAX_STEPS)),
+        Operand("batch_size", f"windows per step (1 to {MAX_BATCH})", (), 8, integer=True, bounds=(1, MAX_BATCH)),
         Operand("lr", f"peak learning rate ({MIN_LR} to {MAX_LR})", (), 0.01, bounds=(MIN_LR, MAX_LR)),
-        Operand("warmup_steps", "warm-up steps", (), 6, integer=True),
+        Operand("warmup_steps", "warm-up steps (0 to the steps)", (), 6, integer=True, bounds=(0, MAX_STEPS)),
         Operand("grad_clip", "maximum global gradient norm", (), 1.0, bounds=(0.01, 10)),
-        Operand("seed", "seed of the initial weights and of the batches", (), 0, integer=True),
+        Operand("seed", f"seed of the initial weights and of the batches (0 to {MAX_SEED})", (), 0, integer=True,
+                bounds=(0, MAX_SEED)),
     ),
     compute=compute,
+    group_titles={"forward": "Measured along the run"},
 )

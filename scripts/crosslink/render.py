@@ -164,14 +164,19 @@ def _via(table: str | None, project: Project) -> str:
 
 
 def _use_list(calls, project: Project, page_url: str, nobody: str) -> str:
+    """Each user once, linked to its first use, with the lines of all its uses: a test that calls the function
+    twice is one test ("test_x (tests/test_a.py:72, 75)"), not two entries."""
     if not calls:
         return f"<em>{nobody}</em>"
-    items = []
+    users: dict[tuple, list[int]] = {}
     for call in calls:
-        href = relative_url(project.source_url(call.path, call.lineno), page_url)
-        via = f", via {escape(project.short_name(call.via))}" if call.via else ""
-        items.append(f'<a href="{escape(href)}"><code>{escape(project.short_name(call.caller))}</code></a> '
-                     f'<span class="lw-where">({escape(call.path)}:{call.lineno}{via})</span>')
+        users.setdefault((call.caller, call.path, call.via), []).append(call.lineno)
+    items = []
+    for (caller, path, via_table), lines in users.items():
+        href = relative_url(project.source_url(path, lines[0]), page_url)
+        via = f", via {escape(project.short_name(via_table))}" if via_table else ""
+        items.append(f'<a href="{escape(href)}"><code>{escape(project.short_name(caller))}</code></a> '
+                     f'<span class="lw-where">({escape(path)}:{", ".join(map(str, lines))}{via})</span>')
     return ", ".join(items)
 
 

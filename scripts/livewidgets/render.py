@@ -9,7 +9,6 @@ from html import escape
 
 from engine.examples import get_kind
 from engine.examples.fmt import format_input
-from engine.examples.kind import GROUP_TITLES
 
 
 def widget_html(kind_name, widget_id, overrides):
@@ -34,21 +33,22 @@ def widget_html(kind_name, widget_id, overrides):
         parts.append(_input_figure(operand, inputs[operand["name"]], dims))
     # Not a live region: the page's one announcer speaks once typing pauses (widgets/widget-announce.js)
     parts.append('</div><p class="lw-message"></p>')
-    parts.append(results_html(result, dims))
+    parts.append(results_html(result, dims, spec["groups"]))
     parts.append('</div>')
     return "".join(parts)
 
 
-def results_html(result, dims):
-    """The output half of a widget (blocks by group, arithmetic, notes, gradient check, plots)."""
+def results_html(result, dims, groups):
+    """The output half of a widget (blocks by group, headed by ``groups``' titles; arithmetic, notes, gradient check,
+    plots)."""
     # Each part, not the container, is kept out of the search index: mkdocs-material's indexer ends an exclusion at
     # the first closing tag of the excluded element's kind, and the container holds divs of its own.
     hidden = "data-search-exclude"
     parts = ['<div class="lw-results">']
-    for group, title in GROUP_TITLES.items():
+    for group, title in groups.items():
         blocks = [b for b in result["blocks"] if b["group"] == group]
         if blocks:
-            parts.append(f'<section class="lw-group" data-group="{group}" {hidden}><h3>{title}</h3>'
+            parts.append(f'<section class="lw-group" data-group="{group}" {hidden}><h4>{title}</h4>'
                          '<div class="lw-row">')
             parts.extend(_output_figure(b, dims) for b in blocks)
             parts.append('</div></section>')
@@ -74,7 +74,9 @@ def _shape_text(shape):
 
 
 def _caption(name, shape, label):
-    return (f'<figcaption><code>{escape(name)}</code> <span class="lw-shape">{_shape_text(shape)}</span> '
+    # a single number needs no shape: "()" read as part of its label (the span stays for widget-render.js)
+    shape_text = _shape_text(shape) if shape else ""
+    return (f'<figcaption><code>{escape(name)}</code> <span class="lw-shape">{shape_text}</span> '
             f'<span class="lw-label">{escape(label)}</span></figcaption>')
 
 

@@ -20,6 +20,16 @@ def open_without_engine(watched, site, kind):
     return path
 
 
+def open_static(watched, site, path, viewport):
+    """Open ``path`` at ``viewport`` (width, height) with the engine kept from loading, once the page has loaded
+    and its scripts have done what they do at set-up (the practice modules, loaded on demand, add a progress line
+    under the title, which moves the page below it)."""
+    watched.page.set_viewport_size(viewport)
+    watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    watched.page.goto(site.url + path)
+    watched.page.wait_for_load_state("networkidle")
+
+
 def wait_for_engine(page, timeout_ms=90_000):
     """Wait until the engine is ready or failed; return its state and reason."""
     page.wait_for_function("['ready', 'failed'].includes(window.Layerwise.engine.state)", timeout=timeout_ms)

@@ -96,10 +96,9 @@ class Watched:
                        and urlsplit(u).netloc != self.origin})
 
 
-@pytest.fixture
-def watched(browser, site):
+def _watch(browser, site, **context_options):
     """A fresh context (empty storage) whose page must end with no request leaving localhost."""
-    context = browser.new_context()
+    context = browser.new_context(**context_options)
     page = context.new_page()
     watched = Watched(context, page, urlsplit(site.url).netloc)
     yield watched
@@ -107,6 +106,17 @@ def watched(browser, site):
     assert watched.outside_requests() == [], "requests left localhost"
     assert watched.page_errors == [], "uncaught errors in the page"
     assert watched.dialogs == [], "a dialog opened: an injected payload ran"
+
+
+@pytest.fixture
+def watched(browser, site):
+    yield from _watch(browser, site)
+
+
+@pytest.fixture
+def watched_phone(browser, site):
+    """The same, as a phone: a touch screen (Playwright's tap) and a 390 px wide viewport."""
+    yield from _watch(browser, site, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
 
 
 @pytest.fixture

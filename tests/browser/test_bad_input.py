@@ -150,7 +150,8 @@ def test_pasted_blocks_ragged_too_big_or_bad(matrix_widget):
                                       f"cell, but {name} {limit}"), seen
     seen = page.evaluate(PASTE, [widget_id, name, 0, 0, "1\tabc\n<img src=x onerror=window.__pwned=1>\t2"])
     rows, cols = (spec["dims"][symbol]["prefix"] for symbol in operand["dims"])
-    assert seen["message"] == f"{name}[{rows}0, {cols}1]: 'abc' is not a number (and 1 more cell)"
+    assert seen["message"] == (f"{name}[{rows}0, {cols}1]: 'abc' is not a number; "
+                               f"also wrong: {name}[{rows}1, {cols}0]")  # the <img> cell, named
     assert seen["pwned"] is False
     seen = page.evaluate(PASTE, [widget_id, name, 0, 0, "\n\n"])
     assert seen["message"] == "the pasted text is empty"
@@ -199,3 +200,18 @@ def test_a_link_with_mismatched_shapes_is_reported_and_ignored(watched, site):
     watched.page.goto(site.url + path + fragment)
     message = watched.page.locator(f'.lw-widget[data-widget-id="{widget_id}"] .lw-message')
     assert message.text_content() == f"The saved values of this example were not used: {expected}."
+
+
+def test_every_bad_training_input_is_flagged_and_named(watched, site):
+    page = watched.page
+    open_without_engine(watched, site, "training")
+    widget = page.locator('.lw-widget[data-kind="training"]').first
+    for name, text in [("steps", "500"), ("batch_size", "100")]:  # bounded 1 to 120 and 1 to 16
+        cell = widget.locator(f'.lw-cell[data-input="{name}"]')
+        cell.click()
+        page.keyboard.type(text, delay=60)
+    flagged = widget.evaluate("el => [...el.querySelectorAll('.lw-cell.lw-bad')].map(c => c.dataset.input)")
+    assert flagged == ["steps", "batch_size"]
+    assert widget.locator(".lw-message").text_content() == ("steps must be from 1 to 120, got 500; "
+                                                             "also wrong: batch_size")
+    assert "()" not in widget.locator(".lw-inputs").inner_text()  # a single number has no shape to show

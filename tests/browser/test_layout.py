@@ -20,19 +20,27 @@ LAYOUT = """el => {
     return {cells: [...el.querySelectorAll('.lw-cell')].map(at), results: at(el.querySelector('.lw-results')),
             onScreen: [Math.round(box.left), Math.round(box.top)]};
 }"""
-BUBBLE = """([el, cell]) => {
-    const bubble = el.querySelector('.lw-cell-error');
+# A bubble laid over the page under a cell's matrix: how far below the matrix (its resize buttons included), whether
+# it covers a button or a cell of the widget, and whether presses go through it.
+UNDER = """([el, cell, bubble]) => {
     const b = bubble.getBoundingClientRect(), c = cell.getBoundingClientRect();
-    const note = document.getElementById(cell.getAttribute('aria-describedby') || '');
-    const summary = el.querySelector('.lw-message');
-    return {visible: !bubble.hidden && b.height > 0, text: bubble.textContent, gap: b.top - c.bottom,
+    const figure = cell.closest('figure').getBoundingClientRect();
+    const hits = e => { const r = e.getBoundingClientRect();
+                        return r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top; };
+    return {visible: !bubble.hidden && b.height > 0, text: bubble.textContent, gap: b.top - figure.bottom,
             overlaps: b.left <= c.right && b.right >= c.left, inside: b.left >= 0 && b.right <= innerWidth,
-            described: note ? note.textContent : null, summary: summary.textContent};
+            covers: [...el.querySelectorAll('button, .lw-cell')].filter(hits).map(e => e.textContent || e.ariaLabel),
+            clickThrough: getComputedStyle(bubble).pointerEvents === 'none'};
+}"""
+BUBBLE = """([el, cell]) => {
+    const note = document.getElementById(cell.getAttribute('aria-describedby') || '');
+    return {...(""" + UNDER + """)([el, cell, el.querySelector('.lw-cell-error')]),
+            described: note ? note.textContent : null, summary: el.querySelector('.lw-message').textContent};
 }"""
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_bad_cells_message_sits_under_the_cell_and_nothing_moves(watched, site, viewport):
+def test_a_bad_cells_message_sits_under_its_matrix_and_buttons_and_nothing_moves(watched, site, viewport):
     page = watched.page
     page.set_viewport_size(viewport)
     open_without_engine(watched, site, "linear")
@@ -52,6 +60,7 @@ def test_a_bad_cells_message_sits_under_the_cell_and_nothing_moves(watched, site
     message = "W[k1, j2]: '1.2.3' is not a number"
     assert seen["visible"] and seen["text"] == message
     assert 0 <= seen["gap"] <= 8 and seen["overlaps"] and seen["inside"], seen
+    assert seen["covers"] == [] and seen["clickThrough"], seen  # it once hid W's "− column" button
     assert seen["described"] == message  # aria-describedby ties the cell to its message
     assert seen["summary"] == message  # the summary line stays (read out by the page's live region, see test_keyboard)
     assert widget.evaluate(LAYOUT) == before, "the cells or the outputs moved"
@@ -90,3 +99,41 @@ def test_four_input_columns_fit_a_phone_and_a_wider_matrix_says_it_scrolls(watch
     grown = next(f for f in widget.evaluate(WIDTHS) if f["name"] == name)
     assert grown["columns"] == 8 and grown["overflow"] > 0  # eight columns cannot fit 375 px
     assert grown["scrolls"] and "scrolls sideways" in grown["cue"], grown
+
+
+TIP = """([el, cell]) => (""" + UNDER + """)([el, cell, el.querySelector('.lw-grid-tip')])"""
+
+
+def test_the_keys_are_shown_once_under_the_first_matrix_entered_and_nothing_moves(watched, site):
+    page = watched.page
+    page.set_viewport_size(DESKTOP)
+    open_without_engine(watched, site, "linear")
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    first = widget.locator('.lw-cell[data-input="X"][data-row="0"][data-col="0"]')
+    first.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "failed"  # its notice comes before the measurement
+    before = widget.evaluate(LAYOUT)
+    first.click()
+    seen = page.evaluate(TIP, [widget.element_handle(), first.element_handle()])
+    assert seen["visible"] and all(key in seen["text"] for key in ("Arrows", "F2", "Esc", "Tab")), seen
+    assert 0 <= seen["gap"] <= 8 and seen["inside"] and seen["clickThrough"], seen
+    assert widget.evaluate(LAYOUT) == before, "the tip moved the cells or the outputs"
+    page.keyboard.press("Tab")  # out of the matrix, to its resize buttons: the tip goes
+    assert not page.evaluate(TIP, [widget.element_handle(), first.element_handle()])["visible"]
+    other = widget.locator('.lw-cell[data-input="W"][data-row="0"][data-col="0"]')
+    other.click()  # once per page
+    assert not page.evaluate(TIP, [widget.element_handle(), other.element_handle()])["visible"]
+
+
+def test_the_keys_tip_goes_at_the_first_edit(watched, site):
+    page = watched.page
+    open_without_engine(watched, site, "linear")
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    cell = widget.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]')
+    cell.focus()
+    assert page.evaluate(TIP, [widget.element_handle(), cell.element_handle()])["visible"]
+    page.keyboard.type("7")
+    assert not page.evaluate(TIP, [widget.element_handle(), cell.element_handle()])["visible"]
+    # screen readers have the keys all along, as every grid's description
+    help_id = widget.locator("table[role=grid]").first.get_attribute("aria-describedby")
+    assert "Tab leaves the matrix" in page.locator(f"#{help_id}").text_content()

@@ -290,6 +290,23 @@ def test_an_endless_loop_is_stopped_the_next_run_works_and_widgets_keep_working(
     assert page.evaluate("Layerwise.practice.engine.starts") == 2  # a fresh worker for the next run
 
 
+def test_reset_can_be_undone_by_its_button_and_by_the_editors_undo(watched, site):
+    page = watched.page
+    exercise = open_exercise(page, site, EXERCISE)
+    mine = "def layernorm_forward(x, gamma, beta, eps=1e-5):\nreturn x"
+    type_code(page, exercise, mine)
+    typed = editor_code(exercise)
+    exercise.locator(".lw-exercise__reset").click()  # at once: the reset must not join the typing's undo step
+    assert editor_code(exercise) == get(EXERCISE).STARTER
+    exercise.locator(".lw-exercise__undo").click()  # the status line offers it
+    assert editor_code(exercise) == typed
+    assert exercise.locator(".lw-exercise__status").text_content() == "Your code is back."
+    exercise.locator(".lw-exercise__reset").click()
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("Control+z")  # the reset is one step of the editor's own history
+    assert editor_code(exercise) == typed
+
+
 @pytest.mark.live
 def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_starter_back(live, watched):
     page = watched.page
@@ -326,3 +343,17 @@ def test_the_lab_draws_its_figure_after_a_pass(live, watched):
     figure = exercise.locator(".lw-feedback__figure svg")
     assert figure.get_attribute("role") == "img"
     assert figure.locator("path, polyline, line").count() > 0
+
+
+def test_a_phone_is_not_told_of_ctrl_enter_and_statement_code_keeps_its_tokens_whole(watched_phone, site):
+    page = watched_phone.page
+    exercise = open_exercise(page, site, EXERCISE)
+    assert "Ctrl+Enter" not in exercise.locator(".lw-exercise__note").text_content()
+    # every inline code span of the statement breaks, if at all, between its tokens: no line ends inside "1e-5"
+    cut = exercise.evaluate("""el => [...el.querySelectorAll('.lw-exercise__statement code')].filter(code => {
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        return lines.size > 1 && !/\\s/.test(code.textContent.trim());
+    }).map(code => code.textContent)""")
+    assert cut == []

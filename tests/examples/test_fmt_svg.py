@@ -87,3 +87,32 @@ def test_long_series_are_thinned_to_the_plots_resolution_keeping_both_ends():
     frame = ET.fromstring(chart).find(SVG + "rect")  # the plot area; the x axis spans the data exactly
     left, right = float(frame.get("x")), float(frame.get("x")) + float(frame.get("width"))
     assert float(points[0].split(",")[0]) == left and float(points[-1].split(",")[0]) == right
+
+
+def _wcag_luminance(rgb):
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _rgb(colour):
+    if colour.startswith("rgb("):
+        return tuple(int(v) for v in colour[4:-1].split(","))
+    full = {"#000": "#000000", "#fff": "#ffffff"}.get(colour, colour)
+    return tuple(int(full[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_heat_map_values_are_readable_on_every_cell():
+    # the strongest red and blue (the largest |value|), pale ones, zero and a non-finite cell
+    grid = ET.fromstring(heat_map([[1.0, -1.0, 0.1], [0.0, -0.3, float("nan")]], ["q0", "q1"], ["k0", "k1", "k2"]))
+    rects = [r.get("fill") for r in grid.iter(SVG + "rect")]
+    values = [t for t in grid.iter(SVG + "text") if t.text not in ("q0", "q1", "k0", "k1", "k2")]
+    assert len(rects) == len(values) == 6
+    for fill, text in zip(rects, values):
+        dark, light = sorted([_wcag_luminance(_rgb(fill)), _wcag_luminance(_rgb(text.get("fill", "#000")))])
+        assert (light + 0.05) / (dark + 0.05) >= 4.5, (fill, text.get("fill"), text.text)  # WCAG AA
+        assert float(text.get("font-size")) >= 12, text.text  # 9 px before
+    labels = [t for t in grid.iter(SVG + "text") if t.text in ("q0", "k0")]
+    assert all(float(t.get("font-size")) >= 12 for t in labels)

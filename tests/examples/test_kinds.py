@@ -45,7 +45,9 @@ def test_embedding_shows_the_overwrite_mistake():
     assert block(result, "out")["values"] == [[0.5, 0.6], [0.1, 0.2], [0.5, 0.6]]
     assert block(result, "dE")["values"] == [[2, 2], [0, 0], [4, 4]]
     assert block(result, "dE_overwritten")["values"] == [[2, 2], [0, 0], [3, 3]]
-    assert result["notes"] == ["Rows where dE[ids] += dout loses updates (id repeated): 2."]
+    assert result["notes"] == ["Row v2 of dE loses updates with dE[ids] += dout: its id is repeated in ids."]
+    two = run("embedding", {**KINDS["embedding"].defaults(), "ids": [0, 2, 0, 2], "dout": [[1, 1], [2, 2], [3, 3], [4, 4]]})
+    assert two["notes"] == ["Rows v0 and v2 of dE lose updates with dE[ids] += dout: their ids are repeated in ids."]
     distinct = run("embedding", {**KINDS["embedding"].defaults(), "ids": [2, 0, 1]})
     assert block(distinct, "dE")["values"] == block(distinct, "dE_overwritten")["values"]
 

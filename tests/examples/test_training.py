@@ -81,11 +81,12 @@ def test_the_page_claims_about_the_learning_rate(result):
 
 
 @pytest.mark.parametrize("overrides, words", [
-    ({"steps": 0}, "steps must be a whole number from 1 to 120, got 0"),
-    ({"batch_size": 64}, "batch_size must be a whole number from 1 to 16, got 64"),
+    ({"steps": 0}, "training example: steps must be from 1 to 120, got 0"),
+    ({"batch_size": 64}, "training example: batch_size must be from 1 to 16, got 64"),
+    ({"seed": -1}, "training example: seed must be from 0 to 1000000, got -1"),
     ({"lr": -1}, "training example: lr must be from 0.0001 to 0.05, got -1"),
     ({"lr": 1.27}, "training example: lr must be from 0.0001 to 0.05, got 1.27"),
-    ({"warmup_steps": 61}, "warmup_steps must be a whole number from 0 to 60, got 61"),
+    ({"warmup_steps": 61}, "warmup_steps must be a whole number from 0 to 60 (the steps), got 61"),
     ({"grad_clip": 0}, "grad_clip must be from 0.01 to 10, got 0"),
 ])
 def test_bad_settings_are_named(overrides, words):

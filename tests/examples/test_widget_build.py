@@ -1,6 +1,7 @@
 """The build side of the widgets: the ```widget fence and the Pyodide folder check (the engine package is tested in
 tests/site/test_engine_package.py)."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,19 @@ widgets_hook.on_shutdown()
 print(mine.get_kind('linear').name, sys.modules['engine.examples'] is mine)"""
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert shown.stdout.split() == ["linear", "True"], shown.stderr
+
+
+def test_a_training_run_reads_as_one_not_as_a_layers_forward():
+    html = page_html('```widget kind="training"\n```\n')
+    captions = re.findall(r"<figcaption><code>(\w+)</code> <span class=\"lw-shape\">([^<]*)</span>", html)
+    inputs = dict(captions[:6])
+    assert inputs == {"steps": "", "batch_size": "", "lr": "", "warmup_steps": "", "grad_clip": "", "seed": ""}
+    assert dict(captions[6:]) == {"val_loss": "(6,)", "lr_used": "(6,)"}  # 60 steps, validated after 10, 20, ... 60
+    assert re.findall(r"<h4>([^<]*)</h4>", html) == ["Measured along the run"]  # not "Intermediate steps", "Forward"
+
+
+def test_a_kind_may_rename_only_the_groups_that_exist():
+    from engine.errors import LayerwiseError
+    from engine.examples.kind import Kind
+    with pytest.raises(LayerwiseError, match="unknown output group 'result'"):
+        Kind("x", "X", (), (), lambda: None, group_titles={"result": "Result"})

@@ -84,6 +84,7 @@ def test_call_graph_resolves_module_attribute_and_from_imports(index):
     callers = [(c.caller, c.lineno, c.via) for c in index.call_sites("toy.norms.layernorm_forward", lambda path: True)]
     assert callers == [("tests.test_toy.test_layernorm_centres", 14, None),
                        ("tests.test_toy.test_layernorm_passed_as_a_value", 23, None),  # passed as a value
+                       ("tests.test_toy.test_layernorm_passed_as_a_value", 24, None),  # and again
                        ("toy.blocks.normed", 6, "toy.norms.NORMS"),  # looked up in a table
                        ("toy.model.block_forward", 7, None)]
     assert [c.caller for c in index.call_sites("toy.linear.linear_forward", lambda path: path.startswith("toy/"))] == ["toy.model.block_forward"]

@@ -3,7 +3,7 @@
  * palette (CSS variables in widgets/practice/practice.css), so the editor follows the light and dark schemes. */
 import { EditorState } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
-import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory, undo } from "@codemirror/commands";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { pythonLanguage } from "@codemirror/lang-python";
 import { classHighlighter } from "@lezer/highlight";
@@ -21,7 +21,8 @@ const common = [
 ];
 
 /* An editable Python editor in `parent`. Tab / Shift-Tab indent; Escape then Tab leaves the editor (CodeMirror's
- * tab-focus mode); Ctrl/Cmd-Enter calls onRun. Returns {view, getCode(), setCode(text), focus()}. */
+ * tab-focus mode); Ctrl/Cmd-Enter calls onRun. Returns {view, getCode(), setCode(text), undo(), focus()}: setCode
+ * is one transaction of the editor's history, so Ctrl-Z (or undo()) takes it back. */
 export function createEditor(parent, { doc, label, onRun, onChange, onFocus }) {
   const view = new EditorView({
     parent,
@@ -46,7 +47,10 @@ export function createEditor(parent, { doc, label, onRun, onChange, onFocus }) {
   return {
     view,
     getCode: () => view.state.doc.toString(),
-    setCode: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }),
+    // its own step of the history: typed within 0.5 s before, it would join the typing's step, and undo both
+    setCode: (text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text },
+                                       annotations: isolateHistory.of("full") }),
+    undo: () => undo(view),
     focus: () => view.focus(),
   };
 }

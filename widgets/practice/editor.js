@@ -7,7 +7,7 @@ function loadBundle() {
   return bundle;
 }
 
-/* An editor in place of `parent`'s content: {getCode(), setCode(text), focus(), view}. */
+/* An editor in place of `parent`'s content: {getCode(), setCode(text), undo(), focus(), view}. */
 export async function mountEditor(parent, options) {
   const { createEditor } = await loadBundle();
   parent.replaceChildren();

@@ -9,6 +9,9 @@ import { loadExercise, saveExercise } from "./storage.js";
 const SOLUTION_AFTER_FAILURES = 3;
 const SAVE_DELAY_MS = 300; // typing writes localStorage at most this often
 const KEYS_NOTE = "Ctrl+Enter (⌘+Enter) runs the tests. In the editor, Tab indents; press Escape, then Tab, to move on.";
+// a touch screen without a keyboard has no Ctrl+Enter or Tab to tell of
+const TOUCH_NOTE = "Run tests checks your code here, in your browser, with the same tests as the site's own.";
+const TOUCH_ONLY = "(hover: none) and (pointer: coarse)";
 
 const running = new Set(); // exercises waiting for a verdict, told about the engine's start-up steps
 onEngineChange((client) => {
@@ -71,7 +74,7 @@ export class Exercise {
     this.solution.hidden = true;
     this.feedback = element("div", "lw-exercise__feedback");
     this.note = this.el.querySelector(".lw-exercise__note");
-    this.note.textContent = KEYS_NOTE;
+    this.note.textContent = matchMedia(TOUCH_ONLY).matches ? TOUCH_NOTE : KEYS_NOTE;
     code.after(bar, this.note, this.status, this.hints, this.solution, this.feedback);
     for (let i = 0; i < this.state.hints; i++) this.hints.append(withCode("li", "", this.data.hints[i] || ""));
     this.showState();
@@ -139,12 +142,18 @@ export class Exercise {
     this.showState();
   }
 
+  /* The starter back, undoably: the editor's own undo (Ctrl-Z) or the status line's Undo brings the code back. */
   reset() {
     clearTimeout(this.saveTimer);
     this.editor.setCode(this.data.starter);
     this.state.code = null;
     this.feedback.replaceChildren();
-    this.setStatus("The starter code is back.");
+    this.setStatus("The starter code is back. ");
+    this.status.append(button("Undo", () => {
+      this.editor.undo();
+      this.setStatus("Your code is back.");
+      this.editor.focus();
+    }, "lw-exercise__undo"));
     this.save();
   }
 
