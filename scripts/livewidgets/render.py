@@ -48,7 +48,7 @@ def results_html(result, dims, groups):
     for group, title in groups.items():
         blocks = [b for b in result["blocks"] if b["group"] == group]
         if blocks:
-            parts.append(f'<section class="lw-group" data-group="{group}" {hidden}><h4>{title}</h4>'
+            parts.append(f'<section class="lw-group" data-group="{group}" {hidden}><h3>{title}</h3>'
                          '<div class="lw-row">')
             parts.extend(_output_figure(b, dims) for b in blocks)
             parts.append('</div></section>')
