@@ -88,7 +88,7 @@ def test_a_training_run_reads_as_one_not_as_a_layers_forward():
     inputs = dict(captions[:6])
     assert inputs == {"steps": "", "batch_size": "", "lr": "", "warmup_steps": "", "grad_clip": "", "seed": ""}
     assert dict(captions[6:]) == {"val_loss": "(6,)", "lr_used": "(6,)"}  # 60 steps, validated after 10, 20, ... 60
-    assert re.findall(r"<h4>([^<]*)</h4>", html) == ["Measured along the run"]  # not "Intermediate steps", "Forward"
+    assert re.findall(r"<h3>([^<]*)</h3>", html) == ["Measured along the run"]  # not "Intermediate steps", "Forward"
 
 
 def test_a_kind_may_rename_only_the_groups_that_exist():
