@@ -8,7 +8,7 @@ NumPy and the standard library are the only dependencies: the same code runs in 
 import importlib
 import os
 
-__all__ = ["activations", "attention", "checkpoint", "config", "data", "dropout", "embedding", "errors", "generate",
+__all__ = ["activations", "attention", "capstone", "checkpoint", "config", "data", "dropout", "embedding", "errors", "generate",
            "gradcheck", "init", "linear", "loss", "model", "norms", "optim", "residual", "softmax", "train"]
 
 

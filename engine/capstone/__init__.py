@@ -16,6 +16,7 @@ SAMPLE_EVERY = 50  # steps between lines sampled from the model
 SAMPLE = {"prompt": "Shall I ", "tokens": 48, "temperature": 0.8, "top_k": 10}
 CHOICES = {"steps": (100, 200), "lr": (3e-3, 1e-2), "seed": (0, 1)}  # what the page offers (and has curves for)
 DEFAULTS = {"steps": 200, "lr": 3e-3, "seed": 0}
+TOLERANCE = 1e-8  # the check's relative tolerance: the loss, every gradient, every output of a learner's call
 
 
 def settings(steps, lr, seed):

@@ -10,9 +10,9 @@ from .. import exercises
 from ..data import get_batch
 from ..gradcheck import relative_error
 from ..model import init_params, loss_and_grads
+from . import TOLERANCE
 from .swap import LearnerFailure, describe, swapped
 
-TOLERANCE = 1e-8  # relative: the loss, every parameter's gradient, every output of a learner's call
 # A gradient is compared relative to its own size, or to this fraction of the whole gradient's when its own is
 # smaller: the key biases' gradient is zero up to round-off (softmax ignores a shift common to a row of scores).
 FLOOR = 1e-3

@@ -14,11 +14,14 @@ import time
 import warnings
 
 import numpy as np
+import numpy.random  # noqa: F401 - see below
 
 from .. import exercises
 from ..errors import LayerwiseError
 from ..exercises._guard import restoring_modules
 
+# numpy.random must be imported before the first isolated run: NumPy sets np.random lazily, restoring_modules() would
+# take that attribute away again while sys.modules keeps the module, and every later np.random would then recurse.
 WATCHDOG_TOOL = 5  # a sys.monitoring tool id (OPTIMIZER_ID, unused by Pyodide and by the engine)
 _deadline = [float("inf")]  # perf_counter() time after which a loop in learner code stops
 

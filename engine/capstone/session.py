@@ -4,6 +4,7 @@ The page asks for one chunk after another (Pause = not asking for more), so the 
 the run's state (``engine.train.TrainRun``) waits here in module scope. JSON text in and out, like the grader's.
 """
 import json
+import math
 import os
 import tempfile
 import time
@@ -81,14 +82,21 @@ def run_json(max_steps, budget_ms):
         with isolated(LOOP_LIMIT_S), swapped(_current["functions"]) as context:
             context.name_params(run.params)
             while not run.done and len(losses) < max_steps and (time.perf_counter() - start) * 1000 < budget_ms:
-                losses.append(float(train_step(run)))
+                losses.append(_number(train_step(run)))
                 if run.step % SAMPLE_EVERY == 0 or run.done:
                     samples.append([run.step, _sample(run)])
     except Exception as error:  # noqa: BLE001 - the learner's failure or what it caused: one message, run over
         problem = _failure(error, run.step + 1)
         _current.clear()
-    return json.dumps({"step": run.step, "losses": losses, "val": run.history["val_loss"][val_before:],
-                       "samples": samples, "done": run.done, "problem": problem}, allow_nan=True)
+    val = [[step, _number(loss)] for step, loss in run.history["val_loss"][val_before:]]
+    return json.dumps({"step": run.step, "losses": losses, "val": val, "samples": samples, "done": run.done,
+                       "problem": problem}, allow_nan=False)
+
+
+def _number(value):
+    """A float for JSON; null for a loss that is no longer finite (a learner's function gone wrong)."""
+    value = float(value)
+    return value if math.isfinite(value) else None
 
 
 def _sample(run):

@@ -27,6 +27,8 @@ export function initPage() {
   }
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
   update();
+  const capstone = document.querySelector(".lw-capstone"); // "Build your GPT": its module only on its page
+  if (capstone) import("./capstone.js").then((module) => module.initCapstone(capstone));
 }
 
 window.Layerwise = window.Layerwise || {};
