@@ -12,8 +12,10 @@ from practice_pages import open_exercise, run_and_wait, type_code
 from test_practice import edit_widget_cell
 
 from engine import exercises
+from engine.__main__ import main
 from engine.capstone import DEFAULTS, layers
 from engine.capstone.reference import key
+from engine.checkpoint import load_checkpoint
 from engine.examples import run
 
 pytestmark = pytest.mark.browser
@@ -81,7 +83,7 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
 
 
 @pytest.mark.live
-def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_stop(live, watched):
+def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_stop(live, watched, tmp_path):
     page = watched.page
     exercise = open_exercise(page, live, "layernorm-forward")
     type_code(page, exercise, exercises.get("layernorm-forward").SOLUTION)
@@ -124,6 +126,14 @@ def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_st
     assert page.evaluate("Layerwise.capstone.step") == hook["step"]  # stopped stays stopped
     assert page.evaluate("window.__shifts") == 0
 
+    with page.expect_download() as download:  # the model as trained so far, for the engine's command line
+        click(page, "download")
+    path = tmp_path / "your-gpt.npz"
+    download.value.save_as(path)
+    params, config, vocab, step = load_checkpoint(path)
+    assert step == hook["step"] and config.vocab_size == len(vocab)
+    assert main(["talk", "--checkpoint", str(path), "--prompt", "Shall I", "--tokens", "5"]) == 0
+
     page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] input').check()
     assert page.evaluate("Layerwise.capstone.sources.layernorm_forward") == "engine"
 
@@ -145,10 +155,11 @@ def test_a_function_raising_mid_run_stops_it_with_its_message_while_widgets_answ
         "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))")
     assert shown == expected
     assert wait_state(page, ["failed"]) == "failed"
-    # the model calls gelu once per block, two blocks: call 61 is in step 31
+    # gelu runs once per block (two) in every step and in each of the two validation batches after step 20: calls
+    # 1-40 are steps 1-20, 41-44 the validation, 45-60 steps 21-28, so call 61 is in step 29
     assert status(page) == ("Training stopped: your gelu raised ValueError: gelu gave up in block 0, given x (8, 16, "
-                            "128) at step 31.")
-    assert page.evaluate("Layerwise.capstone.step") == 30
+                            "128) at step 29.")
+    assert page.evaluate("Layerwise.capstone.step") == 28
 
 
 @pytest.mark.live

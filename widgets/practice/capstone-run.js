@@ -30,6 +30,7 @@ export class TrainingRun {
     Object.assign(this, { onChunk, onEnd, onState });
     this.state = "starting"; // starting | running | paused | done | stopped | failed
     this.asking = false;
+    this.stopWanted = false;
     this.runningSince = 0;
     this.runningMs = 0; // time spent running, pauses left out
   }
@@ -63,9 +64,11 @@ export class TrainingRun {
     this.askForMore();
   }
 
+  /* A chunk already asked for is waited for and shown, so the page's step is the model's (Download saves it). */
   stop() {
-    if (this.state === "running") this.runningMs += performance.now() - this.runningSince;
-    if (["starting", "running", "paused"].includes(this.state)) this.end("stopped", "");
+    if (!["starting", "running", "paused"].includes(this.state)) return;
+    if (this.asking) this.stopWanted = true;
+    else this.end("stopped", "");
   }
 
   elapsedMs() {
@@ -73,7 +76,7 @@ export class TrainingRun {
   }
 
   async askForMore() {
-    while (this.state === "running" && !this.asking) {
+    while (this.state === "running" && !this.asking && !this.stopWanted) {
       this.asking = true;
       let chunk;
       try {
@@ -90,6 +93,7 @@ export class TrainingRun {
       this.onChunk(chunk);
       if (chunk.problem) this.end("failed", `Training stopped: ${chunk.problem}.`);
       else if (chunk.done) this.end("done", "");
+      else if (this.stopWanted) this.end("stopped", "");
     }
   }
 

@@ -1,8 +1,9 @@
 /* "Build your GPT" on its page: which of the model's functions are the learner's (passed exercises in this
  * browser's storage, minus those switched back to the engine's), the Check, and a training run drawn as it goes.
  * The build rendered every box at its final size; this only fills texts, points and buttons' states.
- * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check}. */
-import { CHUNK_BUDGET_MS, TrainingRun, checkAssembly, checkpointBytes } from "./capstone-run.js";
+ * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, timeline}; timeline:
+ * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark). */
+import { TrainingRun, checkAssembly, checkpointBytes } from "./capstone-run.js";
 import { LossChart } from "./capstone-chart.js";
 import { onEngineChange } from "./engine.js";
 import { loadEngineInstead, loadExercise, saveEngineInstead } from "./storage.js";
@@ -33,6 +34,7 @@ class Capstone {
     this.losses = [];
     this.samples = [];
     this.lastCheck = null;
+    this.timeline = [];
     this.apart = 0;
     this.showSources();
     for (const row of this.rows) {
@@ -148,10 +150,15 @@ class Capstone {
     this.losses = [];
     this.samples = [];
     this.apart = 0;
+    this.timeline = [[performance.now(), 0]];
     this.part("samples").replaceChildren();
     for (const name of ["step", "loss", "val", "speed", "elapsed", "remaining", "apart"]) this.stat(name, "–");
     const run = new TrainingRun({
-      onState: (state) => { if (run === this.run) this.setState(state); },
+      onState: (state) => {
+        if (run !== this.run) return;
+        this.setState(state);
+        if (state === "paused") this.say(`Paused after step ${run.step}. Resume goes on from there.`);
+      },
       onChunk: (chunk) => { if (run === this.run) this.showChunk(chunk, settings, reference); },
       onEnd: (state, message) => { if (run === this.run) this.say(endText(state, message, run, this.apart)); },
     });
@@ -162,6 +169,7 @@ class Capstone {
   }
 
   showChunk(chunk, settings, reference) {
+    this.timeline.push([performance.now(), chunk.step]);
     const first = this.losses.length;
     this.losses.push(...chunk.losses);
     this.chart.append(first, chunk.losses);
@@ -224,7 +232,7 @@ class Capstone {
         return Object.fromEntries(capstone.rows.map((row) => [row.dataset.function, row.dataset.source]));
       },
       get check() { return capstone.lastCheck; },
-      chunkBudgetMs: CHUNK_BUDGET_MS,
+      get timeline() { return capstone.timeline; },
     };
   }
 }
