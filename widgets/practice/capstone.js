@@ -169,6 +169,10 @@ class Capstone {
   }
 
   showChunk(chunk, settings, reference) {
+    if (!this.el.isConnected) { // instant navigation left the page: the worker need not go on training
+      this.run.stop();
+      return;
+    }
     this.timeline.push([performance.now(), chunk.step]);
     const first = this.losses.length;
     this.losses.push(...chunk.losses);
