@@ -45,6 +45,16 @@ def on_page_markdown(markdown, page, **kwargs):
     return markdown
 
 
+def on_post_page(output, page, **kwargs):
+    """The page with the trainer renders every block at once (capstone.css says why)."""
+    if 'class="lw-capstone"' not in output:
+        return output
+    article = 'class="md-content__inner md-typeset"'
+    if article not in output:
+        raise PluginError(f"{page.file.src_uri}: no <article {article}> to mark (did the theme change?)")
+    return output.replace(article, 'class="md-content__inner md-typeset lw-render-all"', 1)
+
+
 def _validate(language, inputs, options, attrs, md):
     fences.check_attributes(_build["page"], "capstone", inputs, required="part", allowed=("part",))
     if inputs["part"] not in ("functions", "trainer"):

@@ -73,7 +73,9 @@ def start_json(request_json):
 
 
 def run_json(max_steps, budget_ms):
-    """Up to ``max_steps`` more steps, stopping after ``budget_ms``: {step, losses, val, samples, done, problem}."""
+    """The next chunk: {step, losses, val, samples, done, problem}. Steps (at least one, at most ``max_steps``)
+    while the next one, timed like the last, still fits in ``budget_ms``; a sample (as long as several steps) is a
+    chunk of its own, the one after the step it follows."""
     run = _current["run"]
     start, losses, samples = time.perf_counter(), [], []
     val_before = len(run.history["val_loss"])
@@ -81,15 +83,25 @@ def run_json(max_steps, budget_ms):
     try:
         with isolated(LOOP_LIMIT_S), swapped(_current["functions"]) as context:
             context.name_params(run.params)
-            while not run.done and len(losses) < max_steps and (time.perf_counter() - start) * 1000 < budget_ms:
-                losses.append(_number(train_step(run)))
-                if run.step % SAMPLE_EVERY == 0 or run.done:
-                    samples.append([run.step, _sample(run)])
+            if _current.get("sample_due"):
+                samples.append([run.step, _sample(run)])
+                _current["sample_due"] = False
+            else:
+                last_ms = 0.0
+                while not run.done and len(losses) < max_steps and (
+                        not losses or (time.perf_counter() - start) * 1000 + last_ms <= budget_ms):
+                    began = time.perf_counter()
+                    losses.append(_number(train_step(run)))
+                    last_ms = (time.perf_counter() - began) * 1000
+                    if run.step % SAMPLE_EVERY == 0 or run.done:
+                        _current["sample_due"] = True
+                        break
     except Exception as error:  # noqa: BLE001 - the learner's failure or what it caused: one message, run over
         problem = _failure(error, run.step + 1)
         _current.clear()
     val = [[step, _number(loss)] for step, loss in run.history["val_loss"][val_before:]]
-    return json.dumps({"step": run.step, "losses": losses, "val": val, "samples": samples, "done": run.done,
+    done = run.done and not _current.get("sample_due")
+    return json.dumps({"step": run.step, "losses": losses, "val": val, "samples": samples, "done": done,
                        "problem": problem}, allow_nan=False)
 
 

@@ -68,6 +68,7 @@ def test_session_in_chunks_reproduces_engine_train_and_samples():
     losses, val, samples = [], [], []
     while True:
         chunk = json.loads(session.run_json(7, 10_000))  # chunks that do not divide the steps
+        assert not (chunk["samples"] and chunk["losses"])  # a sample is a chunk of its own
         losses += chunk["losses"]
         val += [tuple(pair) for pair in chunk["val"]]
         samples += chunk["samples"]

@@ -1,11 +1,11 @@
 /* One training run of "Build your GPT", seen from the page: the practice worker holds the model between requests and
  * the page asks for one chunk of steps after another, so Pause is not asking for the next chunk and Resume asks
- * again. A chunk ends after CHUNK_BUDGET_MS of steps, so progress arrives a few times a second; a chunk that does
- * not come back at all (the worker stops a learner's Python loop itself after 3 s; a hang inside NumPy it cannot)
- * terminates the worker, and the next request starts a fresh one. */
+ * again. A chunk ends before a step would take it past CHUNK_BUDGET_MS, so progress arrives several times a second;
+ * a chunk that does not come back at all (the worker stops a learner's Python loop itself after 3 s; a hang inside
+ * NumPy it cannot) terminates the worker, and the next request starts a fresh one. */
 import { practiceEngine } from "./engine.js";
 
-export const CHUNK_BUDGET_MS = 150;
+export const CHUNK_BUDGET_MS = 200; // with the next step predicted from the last, chunks stay under ~250 ms
 export const CHUNK_LIMIT_MS = 8_000;
 const SETUP_LIMIT_MS = 30_000; // grading every source again, and (first time) importing the trainer and the grader
 
