@@ -68,43 +68,70 @@ def _validation_loss(params, val_ids, config, settings):
     return float(np.mean(losses))
 
 
+class TrainRun:
+    """A training run between steps: what ``train_step`` reads and advances. Plain attributes, so a caller that
+    runs steps in chunks (the browser's "Build your GPT" page pauses between them) holds the whole state."""
+
+    def __init__(self, config, text, settings):
+        self.settings = settings
+        self.vocab = build_vocab(text)
+        if config.vocab_size not in (None, len(self.vocab)):
+            raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has "
+                              f"{len(self.vocab)} distinct characters")
+        self.config = config.with_overrides(vocab_size=len(self.vocab))
+        self.train_ids, self.val_ids = split_ids(encode(text, self.vocab))
+        self.has_val = len(self.val_ids) > self.config.seq_len
+        self.params = init_params(self.config, settings.seed)
+        self.state = adamw_init(self.params)
+        self.rng = np.random.default_rng(settings.seed)
+        self.history = {"train_loss": [], "val_loss": []}
+        self.step = 0  # steps done
+
+    @property
+    def done(self):
+        return self.step >= self.settings.steps
+
+
+def train_step(run):
+    """One step of ``run``: a batch, loss and gradients, clipping, an AdamW step; the validation loss when due.
+    Returns the step's training loss."""
+    config, settings = run.config, run.settings
+    x, y = get_batch(run.train_ids, settings.batch_size, config.seq_len, run.rng)  # (B, T) each
+    loss, grads = loss_and_grads(run.params, x, y, config, run.rng if config.dropout > 0 else None)
+    clip_grad_norm(grads, settings.grad_clip)
+    lr = learning_rate(run.step, settings.lr, settings.warmup_steps, settings.steps)
+    adamw_step(run.params, grads, run.state, lr, weight_decay=settings.weight_decay)
+    run.history["train_loss"].append(loss)
+    run.step += 1
+    if is_report_step(run) and run.has_val:
+        run.history["val_loss"].append((run.step, _validation_loss(run.params, run.val_ids, config, settings)))
+    return loss
+
+
+def is_report_step(run):
+    """Whether the step just done measures the validation loss (and prints a line into a log)."""
+    return run.step % run.settings.eval_every == 0 or run.step == run.settings.steps
+
+
 def train(config, text, settings=TrainSettings(), out=None):
     """Train a fresh model on ``text``; ``config.vocab_size`` is set from the text's characters.
 
     Progress goes to ``out`` (default: the current ``sys.stderr``).
     """
     out = sys.stderr if out is None else out
-    vocab = build_vocab(text)
-    if config.vocab_size not in (None, len(vocab)):
-        raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has {len(vocab)} "
-                          f"distinct characters")
-    config = config.with_overrides(vocab_size=len(vocab))
-    train_ids, val_ids = split_ids(encode(text, vocab))
-    has_val = len(val_ids) > config.seq_len
-    params = init_params(config, settings.seed)
-    state = adamw_init(params)
-    rng = np.random.default_rng(settings.seed)
-    history = {"train_loss": [], "val_loss": []}
+    run = TrainRun(config, text, settings)
     live = hasattr(out, "isatty") and out.isatty()  # redraw one line on a terminal, print lines into a log
-    for step in range(settings.steps):
-        x, y = get_batch(train_ids, settings.batch_size, config.seq_len, rng)  # (B, T) each
-        loss, grads = loss_and_grads(params, x, y, config, rng if config.dropout > 0 else None)
-        clip_grad_norm(grads, settings.grad_clip)
-        lr = learning_rate(step, settings.lr, settings.warmup_steps, settings.steps)
-        adamw_step(params, grads, state, lr, weight_decay=settings.weight_decay)
-        history["train_loss"].append(loss)
-        done = step + 1
-        report = done % settings.eval_every == 0 or done == settings.steps
-        if report and has_val:
-            history["val_loss"].append((done, _validation_loss(params, val_ids, config, settings)))
+    while not run.done:
+        loss = train_step(run)
+        report = is_report_step(run)
         if live or report:
-            line = progress_bar(done, settings.steps, loss)
-            if report and has_val:
-                line += f"  val {history['val_loss'][-1][1]:.4f}"
+            line = progress_bar(run.step, settings.steps, loss)
+            if report and run.has_val:
+                line += f"  val {run.history['val_loss'][-1][1]:.4f}"
             out.write(("\r" + line) if live else (line + "\n"))
             out.flush()
-        if settings.checkpoint_path and (done % settings.checkpoint_every == 0 or done == settings.steps):
-            save_checkpoint(settings.checkpoint_path, params, config, vocab, done)
+        if settings.checkpoint_path and (run.step % settings.checkpoint_every == 0 or run.done):
+            save_checkpoint(settings.checkpoint_path, run.params, run.config, run.vocab, run.step)
     if live:
         out.write("\n")
-    return TrainResult(params, config, vocab, history)
+    return TrainResult(run.params, run.config, run.vocab, run.history)

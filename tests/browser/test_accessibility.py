@@ -17,6 +17,7 @@ PAGES = {
     "embedding": "layers/embedding/",
     "model": "model/model/",
     "training": "model/training/",
+    "build-your-gpt": "model/build-your-gpt/",
     "norms-source": "source/engine/norms/",
 }
 WIDGET_PAGES = ["layernorm", "attention", "embedding", "model", "training"]

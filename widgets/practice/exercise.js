@@ -85,8 +85,10 @@ export class Exercise {
     running.add(this);
     this.runButton.disabled = true;
     this.setStatus(practiceEngine.state === "ready" ? "Running the tests…" : startingText(practiceEngine.stage));
+    const code = this.editor.getCode();
+    this.codeChanged(code, 0); // the graded code is stored with its verdict, not 300 ms later: "Build your GPT" uses it
     try {
-      this.showVerdict(await grade(this.id, this.editor.getCode()));
+      this.showVerdict(await grade(this.id, code));
     } catch (error) {
       this.showStopped(error);
     } finally {
@@ -157,12 +159,14 @@ export class Exercise {
     this.save();
   }
 
-  codeChanged(text) {
+  codeChanged(text, delayMs = SAVE_DELAY_MS) {
     clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => {
+    const store = () => {
       this.state.code = text === this.data.starter ? null : text;
       this.save();
-    }, SAVE_DELAY_MS);
+    };
+    if (delayMs) this.saveTimer = setTimeout(store, delayMs);
+    else store();
   }
 
   save() {

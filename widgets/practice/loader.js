@@ -1,10 +1,10 @@
 /* Layerwise practice, loaded on every page (a few hundred bytes): imports the practice modules only on a page that
- * has exercises, knowledge-check questions or the list of exercises, so other pages never download the editor.
+ * has exercises, knowledge-check questions, the list of exercises or "Build your GPT", so other pages never download the editor.
  * Runs again on every mkdocs-material instant navigation (document$); the modules stay loaded across pages. */
 (function () {
   "use strict";
   const pageModule = new URL("page.js", document.currentScript.src).href;
-  const WANTED = ".lw-exercise, .lw-practice-index, article details.question";
+  const WANTED = ".lw-exercise, .lw-practice-index, article details.question, .lw-capstone";
 
   function initPage() {
     if (!document.querySelector(WANTED)) return;

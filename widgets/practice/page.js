@@ -23,6 +23,8 @@ export function initPage() {
   mountWhenNeeded(exercises);
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
   update();
+  const capstone = document.querySelector(".lw-capstone"); // "Build your GPT": its module only on its page
+  if (capstone) import("./capstone.js").then((module) => module.initCapstone(capstone));
 }
 
 /* Each editor is made when it is needed, so a page load evaluates no CodeMirror (~1 s of a phone's main thread):

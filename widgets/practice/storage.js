@@ -39,3 +39,13 @@ export function loadAnswer(key) {
 export function saveAnswer(key, text) {
   write(`answer:${key}`, text.trim() ? text : null);
 }
+
+/* "Build your GPT": the exercise ids whose passed code the learner switched back to the engine's. */
+export function loadEngineInstead() {
+  const saved = read("capstone:engine-instead");
+  return Array.isArray(saved) ? saved.filter((id) => typeof id === "string") : [];
+}
+
+export function saveEngineInstead(ids) {
+  write("capstone:engine-instead", ids.length ? ids : null);
+}

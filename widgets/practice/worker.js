@@ -1,15 +1,17 @@
 /* Layerwise practice: the Web Worker that grades a learner's code with engine.exercises.grade_json. It is not the
  * widgets' worker: learner code runs only here, so nothing it does (an endless loop, reassigning an engine function)
  * reaches what a widget shows, and the page can terminate this worker without touching the widgets. Protocol: see
- * widgets/engine-client.js; requests are {type: "grade", id, exercise, source}. */
+ * widgets/engine-client.js; requests are {type: "grade", id, exercise, source}, and from "Build your GPT"
+ * {type: "capstone", id, op, ...} (see capstoneRequest). */
 "use strict";
 importScripts("../engine-loader.js"); // loadEngine, postStage, postFailure: shared with the widgets' worker
 let gradeJson = null;
+let pyodide = null;
 
 /* `prepare`: the ids of the page's exercises, whose expected outputs are computed now rather than in the first Run. */
 async function start({ pyodideURL, lockFileURL, prepare }) {
   try {
-    const pyodide = await loadEngine(pyodideURL, lockFileURL);
+    pyodide = await loadEngine(pyodideURL, lockFileURL);
     postStage("preparing the exercises");
     const exercises = pyodide.pyimport("engine.exercises");
     exercises.prepare(pyodide.toPy(prepare || []));
@@ -30,8 +32,30 @@ function grade({ id, exercise, source }) {
   }
 }
 
+/* "Build your GPT" (engine.capstone.session): op "check" {json: sources}, "start" {json: {sources, steps, lr,
+ * seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz bytes). */
+let capstone = null;
+function capstoneRequest({ id, op, json, maxSteps, budgetMs }) {
+  try {
+    capstone = capstone || pyodide.pyimport("engine.capstone.session");
+    if (op === "checkpoint") {
+      const bytes = capstone.checkpoint_bytes();
+      const data = bytes.toJs();
+      bytes.destroy();
+      self.postMessage({ type: "result", id, data }, [data.buffer]);
+      return;
+    }
+    const answer = op === "check" ? capstone.check_json(json) : op === "start" ? capstone.start_json(json)
+      : capstone.run_json(maxSteps, budgetMs);
+    self.postMessage({ type: "result", id, json: answer });
+  } catch (error) {
+    postFailure(id, error);
+  }
+}
+
 self.onmessage = (event) => {
   const message = event.data;
   if (message.type === "start") start(message);
   else if (message.type === "grade") grade(message);
+  else if (message.type === "capstone") capstoneRequest(message);
 };

@@ -1,0 +1,162 @@
+"""Which engine function each exercise's function stands in for, and where the model's code looks that function up.
+
+An exercise's function has the learner's signature: a forward returns only its output (no cache) and a backward
+takes the forward's inputs after the upstream gradient (``layernorm_backward(dy, x, gamma, beta)``). A ``Layer``
+pairs those with the engine's ``(out, cache)`` / ``(dout, cache)`` functions; ``engine.capstone.swap`` builds the
+adapters and binds them where ``engine.model`` (and the modules it calls through) find them.
+"""
+from typing import Callable, NamedTuple
+
+from .. import activations, attention, embedding, init, linear, loss, model, norms, optim, train
+from ..errors import LayerwiseError
+
+
+class Names(NamedTuple):
+    """The pair is found as two module attributes (``engine.model.layernorm_forward`` / ``_backward``)."""
+    module: object
+    forward: str
+    backward: str | None = None
+
+    def values(self, forward, backward):
+        pairs = [(self.forward, forward)] + ([(self.backward, backward)] if self.backward else [])
+        return [(self.module, name, value) for name, value in pairs]
+
+    def current(self):
+        return (getattr(self.module, self.forward), getattr(self.module, self.backward) if self.backward else None)
+
+
+class Pair(NamedTuple):
+    """The pair is one module attribute holding the tuple ``(forward, backward)`` (``engine.model.MLP``)."""
+    module: object
+    name: str
+
+    def values(self, forward, backward):
+        return [(self.module, self.name, (forward, backward))]
+
+    def current(self):
+        return getattr(self.module, self.name)
+
+
+class Entry(NamedTuple):
+    """The pair is one entry of a module-level table (``engine.activations.ACTIVATIONS["gelu"]``)."""
+    module: object
+    name: str
+    key: str
+
+    def values(self, forward, backward):
+        return [(self.module, self.name, {**getattr(self.module, self.name), self.key: (forward, backward)})]
+
+    def current(self):
+        return getattr(self.module, self.name)[self.key]
+
+
+class Layer(NamedTuple):
+    """One engine forward (and backward) that exercises can replace.
+
+    ``forward``/``backward``: the engine's functions; ``exercise_forward``/``exercise_backward``: ids of the
+    exercises whose function replaces them (None: no exercise writes it); ``homes``: where the model looks them up;
+    ``arguments(*engine_args)``: the learner function's arguments from the engine call's (default: the same);
+    ``upstream_first``: the learner's backward takes the upstream gradient first (cross-entropy's takes none: it
+    is the gradient of the mean loss itself, scaled by the upstream ``dloss``)."""
+    name: str
+    forward: Callable
+    backward: Callable | None
+    exercise_forward: str | None
+    exercise_backward: str | None
+    homes: tuple
+    arguments: Callable = lambda *args: args
+    upstream_first: bool = True
+
+
+def _mlp_arguments(x, params, prefix, config):
+    if config.activation != "gelu":
+        raise LayerwiseError(f"mlp_forward: the exercise's version is GELU's; this model uses {config.activation}")
+    return (x, params[f"{prefix}.ff1_w"], params[f"{prefix}.ff1_b"], params[f"{prefix}.ff2_w"],
+            params[f"{prefix}.ff2_b"])
+
+
+# In call order of one training step's forward; the backward runs them in reverse.
+LAYERS = (
+    Layer("token and position embedding", embedding.token_position_forward, embedding.token_position_backward,
+          "token-position", None, (Names(model, "token_position_forward", "token_position_backward"),)),
+    Layer("embedding lookup", embedding.embedding_forward, embedding.embedding_backward,
+          "embedding-forward", "embedding-backward", (Names(embedding, "embedding_forward", "embedding_backward"),)),
+    Layer("LayerNorm", norms.layernorm_forward, norms.layernorm_backward, "layernorm-forward", "layernorm-backward",
+          (Names(model, "layernorm_forward", "layernorm_backward"),)),
+    Layer("linear", linear.linear_forward, linear.linear_backward, "linear-forward", "linear-backward",
+          (Names(model, "linear_forward", "linear_backward"), Names(attention, "linear_forward", "linear_backward"))),
+    Layer("scaled dot-product attention", attention.scaled_dot_product_forward,
+          attention.scaled_dot_product_backward, "attention-head", None,
+          (Names(attention, "scaled_dot_product_forward", "scaled_dot_product_backward"),)),
+    Layer("softmax", attention.softmax_forward, attention.softmax_backward, "softmax-forward", "softmax-backward",
+          (Names(attention, "softmax_forward", "softmax_backward"),)),
+    Layer("feed-forward sublayer", model.mlp_forward, model.mlp_backward, "mlp-forward", None,
+          (Pair(model, "MLP"),), arguments=_mlp_arguments),
+    Layer("GELU", activations.gelu_tanh_forward, activations.gelu_tanh_backward, "gelu-forward", "gelu-backward",
+          (Entry(activations, "ACTIVATIONS", "gelu"),)),
+    Layer("cross-entropy", loss.cross_entropy_forward, loss.cross_entropy_backward, "cross-entropy-forward",
+          "cross-entropy-backward", (Names(model, "cross_entropy_forward", "cross_entropy_backward"),),
+          upstream_first=False),
+)
+
+
+class Plain(NamedTuple):
+    """A function without a backward that an exercise replaces: ``call(learner, engine, *engine_args)``."""
+    name: str
+    engine: Callable
+    exercise: str
+    home: Names
+    call: Callable = lambda learner, engine, *args: learner(*args)
+
+
+def _gpt2_only(learner, engine, scheme, shape, rng, num_layers, residual=False):
+    return learner(shape, rng, num_layers, residual) if scheme == "gpt2" else engine(scheme, shape, rng, num_layers,
+                                                                                      residual)
+
+
+PLAIN = (
+    Plain("causal mask", attention.causal_mask, "causal-mask", Names(attention, "causal_mask")),
+    Plain("GPT-2 initialisation", init.init_weight, "gpt2-init", Names(model, "init_weight"), call=_gpt2_only),
+    Plain("learning-rate schedule", optim.learning_rate, "learning-rate", Names(train, "learning_rate")),
+)
+
+
+def exercise_ids():
+    """Every exercise whose function the model (or its training loop) calls, in call order."""
+    ids = [layer.exercise_forward for layer in LAYERS] + [layer.exercise_backward for layer in LAYERS]
+    return [i for i in ids if i] + [plain.exercise for plain in PLAIN]
+
+
+# Exercises the page lists as not used by this model, with the reason.
+NOT_CALLED = {
+    "relu-backward": "the model uses GELU",
+    "rmsnorm-forward": "the model uses LayerNorm", "rmsnorm-backward": "the model uses LayerNorm",
+    "dropout-forward": "the model trains without dropout (p = 0)",
+    "dropout-backward": "the model trains without dropout (p = 0)",
+    "dropout-modes": "the model trains without dropout (p = 0)",
+    "residual-backward": "its residual wraps one linear layer; the model's residual add is the engine's",
+    "residual-lab": "a whole pre-LN sublayer with a plain linear branch, not one of the model's",
+    "attention-mask-order": "the model masks inside its attention (yours if you wrote attention_head)",
+    "clip-gradients": "it clips two arrays; the training loop clips all of the model's gradients at once",
+    "gpt2-std": "the model draws its weights with gpt2_init",
+    "param-count": "it counts parameters; training does not call it",
+    "numerical-gradient": "a checking tool, not part of the model",
+    "relative-error": "a checking tool, not part of the model",
+}
+
+
+def engine_in_place():
+    """Names of the homes that do not hold the engine function this table expects (empty when all is well)."""
+    wrong = []
+    for layer in LAYERS:
+        for home in layer.homes:
+            found = home.current()
+            found = found if isinstance(found, tuple) else (found,)
+            if found[0] is not layer.forward or (layer.backward and found[1] is not layer.backward):
+                wrong.append(f"{home.module.__name__}.{getattr(home, 'forward', None) or home.name}")
+    for plain in PLAIN:
+        home = plain.home
+        if getattr(home.module, home.forward) is not plain.engine:
+            wrong.append(f"{home.module.__name__}.{home.forward}")
+    return wrong
+

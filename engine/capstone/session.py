@@ -1,0 +1,126 @@
+"""What the browser's practice worker calls to check and train the learner's GPT, a chunk of steps at a time.
+
+The page asks for one chunk after another (Pause = not asking for more), so the worker is free between chunks and
+the run's state (``engine.train.TrainRun``) waits here in module scope. JSON text in and out, like the grader's.
+"""
+import json
+import math
+import os
+import tempfile
+import time
+
+from . import BATCH_SIZE, CONFIG, SAMPLE, SAMPLE_EVERY, settings
+from .check import check, fixed_batch
+from .learner import NotPassing, TookTooLong, define_all, isolated
+from .swap import LearnerFailure, swapped
+from ..checkpoint import save_checkpoint
+from ..data import build_vocab, encode, load_corpus, split_ids
+from ..generate import generate_text
+from ..train import TrainRun, train_step
+
+LOOP_LIMIT_S = 3.0  # a learner's loop still running this long into a request is stopped (the page waits longer)
+_text = []
+_current = {}  # "run": TrainRun, "functions": {exercise id: function}
+
+
+def _corpus():
+    if not _text:
+        _text.append(load_corpus())
+    return _text[0]
+
+
+def _failure(failure, step=None):
+    """One sentence naming the learner's function (and the step) that stopped the run or the check."""
+    at = f"at step {step} " if step is not None else ""
+    if isinstance(failure, LearnerFailure) and isinstance(failure.error, TookTooLong):
+        return (f"your {failure.function} was still running after {LOOP_LIMIT_S:g} s (an endless loop?) {at}in "
+                f"{failure.where}, given {failure.shapes}")
+    if isinstance(failure, LearnerFailure):
+        return f"{failure} {at}".rstrip()
+    return (f"the engine raised {type(failure).__name__}: {failure} {at}(after your functions returned: run the "
+            f"check to see which one's output is off)")
+
+
+def check_json(sources_json):
+    """The assembly check of the functions in {exercise id: source}, as JSON."""
+    try:
+        functions = define_all(json.loads(sources_json))
+    except NotPassing as error:
+        return json.dumps({"ok": False, "problem": str(error)})
+    vocab = build_vocab(_corpus())
+    config = CONFIG.with_overrides(vocab_size=len(vocab))
+    train_ids, _ = split_ids(encode(_corpus(), vocab))
+    with isolated(LOOP_LIMIT_S):
+        result = check(functions, config, fixed_batch(train_ids, BATCH_SIZE, config.seq_len))
+    return json.dumps(result, allow_nan=False, default=float)
+
+
+def start_json(request_json):
+    """A new run: {sources, steps, lr, seed}; answers {ok, steps} or {ok: false, problem}."""
+    request = json.loads(request_json)
+    _current.clear()
+    try:
+        functions = define_all(request["sources"])
+        run_settings = settings(request["steps"], request["lr"], request["seed"])
+        with isolated(LOOP_LIMIT_S), swapped(functions):  # initialisation may be the learner's gpt2_init
+            run = TrainRun(CONFIG, _corpus(), run_settings)
+    except LearnerFailure as failure:
+        return json.dumps({"ok": False, "problem": _failure(failure, 0)})
+    except NotPassing as error:
+        return json.dumps({"ok": False, "problem": str(error)})
+    _current.update(run=run, functions=functions)
+    return json.dumps({"ok": True, "steps": run.settings.steps})
+
+
+def run_json(max_steps, budget_ms):
+    """The next chunk: {step, losses, val, samples, done, problem}. Steps (at least one, at most ``max_steps``)
+    while the next one, timed like the last, still fits in ``budget_ms``; a sample (as long as several steps) is a
+    chunk of its own, the one after the step it follows."""
+    run = _current["run"]
+    start, losses, samples = time.perf_counter(), [], []
+    val_before = len(run.history["val_loss"])
+    problem = None
+    try:
+        with isolated(LOOP_LIMIT_S), swapped(_current["functions"]) as context:
+            context.name_params(run.params)
+            if _current.get("sample_due"):
+                samples.append([run.step, _sample(run)])
+                _current["sample_due"] = False
+            else:
+                last_ms = 0.0
+                while not run.done and len(losses) < max_steps and (
+                        not losses or (time.perf_counter() - start) * 1000 + last_ms <= budget_ms):
+                    began = time.perf_counter()
+                    losses.append(_number(train_step(run)))
+                    last_ms = (time.perf_counter() - began) * 1000
+                    if run.step % SAMPLE_EVERY == 0 or run.done:
+                        _current["sample_due"] = True
+                        break
+    except Exception as error:  # noqa: BLE001 - the learner's failure or what it caused: one message, run over
+        problem = _failure(error, run.step + 1)
+        _current.clear()
+    val = [[step, _number(loss)] for step, loss in run.history["val_loss"][val_before:]]
+    done = run.done and not _current.get("sample_due")
+    return json.dumps({"step": run.step, "losses": losses, "val": val, "samples": samples, "done": done,
+                       "problem": problem}, allow_nan=False)
+
+
+def _number(value):
+    """A float for JSON; null for a loss that is no longer finite (a learner's function gone wrong)."""
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _sample(run):
+    return generate_text(run.params, run.config, run.vocab, SAMPLE["prompt"], SAMPLE["tokens"], seed=run.settings.seed,
+                         temperature=SAMPLE["temperature"], top_k=SAMPLE["top_k"])
+
+
+def checkpoint_bytes():
+    """The current run's model as the bytes of a checkpoint file (``python -m engine talk --checkpoint`` reads it)."""
+    run = _current["run"]
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "your-gpt.npz")
+        save_checkpoint(path, run.params, run.config, run.vocab, run.step)
+        with open(path, "rb") as file:
+            return file.read()

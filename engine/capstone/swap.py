@@ -1,0 +1,168 @@
+"""The engine's own model with some of its functions replaced by the learner's, for the length of a ``with``.
+
+``swapped({exercise id: learner function})`` binds an adapter for every function in ``layers.LAYERS`` and
+``layers.PLAIN`` at the module attributes the model looks them up by (``engine.model.layernorm_forward``,
+``engine.activations.ACTIVATIONS["gelu"]``, ...) and puts the engine's back on exit. The engine's functions go
+through the same adapters, so an all-engine run is the engine's run, bit for bit. The widgets' worker never enters
+this: the swap happens only in the practice worker, between its grading requests.
+"""
+import contextlib
+import copy
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import exercises, model
+from ..errors import LayerwiseError
+from .layers import LAYERS, PLAIN, engine_in_place
+
+
+class LearnerFailure(Exception):
+    """A learner's function raised inside the model: which one, where, and the shapes it was given."""
+
+    def __init__(self, function, where, shapes, error):
+        self.function, self.where, self.shapes, self.error = function, where, shapes, error
+        kind = type(error).__name__
+        detail = f": {error}" if str(error) else ""
+        super().__init__(f"your {function} raised {kind}{detail} in {where}, given {shapes}")
+
+
+class Call(NamedTuple):
+    """One call of a learner's function inside the model, as the assembly check replays it."""
+    exercise: str
+    where: str
+    args: tuple  # the learner function's arguments, copied before the call
+    output: object
+
+
+class _Cache(NamedTuple):
+    args: tuple  # the engine call's arguments
+    engine: object  # the engine forward's cache; None when the learner's forward ran
+
+
+def argument_names(exercise_id):
+    """The names of the learner function's arguments, read from the exercise's reference (same signature)."""
+    code = exercises.get(exercise_id).reference.__code__
+    return code.co_varnames[:code.co_argcount]
+
+
+def describe(exercise_id, args):
+    """``x (8, 16, 32), gamma (32,), eps 1e-05``: what a function was given."""
+    parts = []
+    for name, value in zip(argument_names(exercise_id), args):
+        shape = np.shape(value) if isinstance(value, (np.ndarray, list)) else None
+        parts.append(f"{name} {shape}" if shape is not None else f"{name} {value!r}")
+    return ", ".join(parts)
+
+
+class Context:
+    """Where the model is (which block) and, for the check, the record of every learner call."""
+
+    def __init__(self, functions, recorder=None):
+        self.functions = functions
+        self.recorder = recorder
+        self.block = None
+        self.param_names = {}  # id(array) -> parameter name, so a call can say which parameters it was given
+
+    def name_params(self, params):
+        self.param_names = {id(array): name for name, array in params.items()}
+
+    def where(self, args):
+        place = f"block {self.block}" if self.block is not None else "outside the blocks"
+        names = [self.param_names[id(a)] for a in args if id(a) in self.param_names]
+        return place + (f" (parameters {', '.join(names)})" if names else "")
+
+    def call(self, exercise_id, args, run):
+        """``run(*args)`` is the learner's code for ``exercise_id``: wrap what it raises, record what it returns."""
+        record = copy.deepcopy(args) if self.recorder is not None else None
+        try:
+            out = run(*args)
+        except LearnerFailure:
+            raise
+        except (Exception, SystemExit) as error:
+            raise LearnerFailure(exercises.get(exercise_id).FUNCTION, self.where(args), describe(exercise_id, args),
+                                 error) from None
+        if self.recorder is not None:
+            self.recorder.append(Call(exercise_id, self.where(args), record, copy.deepcopy(out)))
+        return out
+
+
+def _layer_adapters(layer, context):
+    learner_forward = context.functions.get(layer.exercise_forward)
+    learner_backward = context.functions.get(layer.exercise_backward)
+
+    def forward(*args):
+        if learner_forward is None:
+            out, cache = layer.forward(*args)
+            return out, _Cache(args, cache)
+        return context.call(layer.exercise_forward, layer.arguments(*args), learner_forward), _Cache(args, None)
+
+    def backward(dout, cache):
+        if learner_backward is None:  # the engine's backward needs the engine's cache: made now if yours ran
+            return layer.backward(dout, cache.engine if cache.engine is not None else layer.forward(*cache.args)[1])
+        args = layer.arguments(*cache.args)
+        if layer.upstream_first:
+            return context.call(layer.exercise_backward, (dout, *args), learner_backward)
+        return dout * context.call(layer.exercise_backward, args, learner_backward)
+
+    return forward, backward
+
+
+def _plain_adapter(plain, context):
+    learner = context.functions.get(plain.exercise)
+    if learner is None:
+        return plain.engine
+    return lambda *args, **kwargs: plain.call(lambda *a: context.call(plain.exercise, a, learner), plain.engine,
+                                              *args, **kwargs)
+
+
+def _block_adapters(context):
+    """Block i's forward and backward, telling the context which block it is in."""
+    engine_forward, engine_backward = model.block_forward, model.block_backward
+
+    def inside(block, run, *args):
+        outer, context.block = context.block, block
+        try:
+            return run(*args)
+        finally:
+            context.block = outer
+
+    def forward(x, params, i, config, rng=None):
+        y, cache = inside(i, engine_forward, x, params, i, config, rng)
+        return y, (i, cache)
+
+    def backward(dx, cache):
+        i, inner = cache
+        return inside(i, engine_backward, dx, inner)
+
+    return [(model, "block_forward", forward), (model, "block_backward", backward)]
+
+
+@contextlib.contextmanager
+def swapped(functions, recorder=None):
+    """Run the model with ``functions`` ({exercise id: learner function}) in place of the engine's; yields the
+    ``Context`` (``context.name_params(params)`` lets messages name parameters). ``recorder``: a list that gets a
+    ``Call`` for every learner call."""
+    unknown = sorted(set(functions) - {layer.exercise_forward for layer in LAYERS}
+                     - {layer.exercise_backward for layer in LAYERS} - {plain.exercise for plain in PLAIN})
+    if unknown:
+        raise LayerwiseError(f"swapped: the model calls no function of the exercises {', '.join(unknown)}")
+    misplaced = engine_in_place()
+    if misplaced:
+        raise LayerwiseError(f"swapped: {', '.join(misplaced)} is not the engine's function (already swapped?)")
+    context = Context(functions, recorder)
+    bindings = _block_adapters(context)
+    for layer in LAYERS:
+        forward, backward = _layer_adapters(layer, context)
+        for home in layer.homes:
+            bindings.extend(home.values(forward, backward))
+    for plain in PLAIN:
+        bindings.extend(plain.home.values(_plain_adapter(plain, context), None))
+    saved = [(module, name, getattr(module, name)) for module, name, _ in bindings]
+    try:
+        for module, name, value in bindings:
+            setattr(module, name, value)
+        yield context
+    finally:
+        for module, name, value in reversed(saved):
+            setattr(module, name, value)

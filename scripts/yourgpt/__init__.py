@@ -1,0 +1,1 @@
+"""Build side of the page "Build your GPT": the engine's reference curves (cached) and the page's HTML."""

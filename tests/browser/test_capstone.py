@@ -1,0 +1,180 @@
+"""Build your GPT in real Chromium: without JavaScript the list, the engine's curve and its sample; with
+PYODIDE_DIST (marked live) an exercise passed in its editor becomes yours, Check, Train with Pause / Resume / Stop
+following the engine's curve, a function raising mid-run and an endless loop stopped, widgets answering meanwhile.
+
+One exercise is passed by typing in its editor (tests/browser/practice_pages.py); the functions that raise or loop
+mid-run are put in storage directly, as a pass records them, since typing them adds nothing the first test lacks."""
+import json
+
+import pytest
+from browser_pages import wait_for_engine
+from practice_pages import open_exercise, run_and_wait, type_code
+from test_practice import edit_widget_cell
+
+from engine import exercises
+from engine.__main__ import main
+from engine.capstone import DEFAULTS, layers
+from engine.capstone.reference import key
+from engine.checkpoint import load_checkpoint
+from engine.examples import run
+
+pytestmark = pytest.mark.browser
+PAGE = "model/build-your-gpt/"
+SETUP_S = 120  # a cold Pyodide start plus grading every source again, on a busy machine
+
+
+def open_capstone(page, site):
+    page.goto(site.url + PAGE)
+    page.wait_for_function("window.Layerwise && window.Layerwise.capstone")
+
+
+def store_passed(page, site, exercise_id, source):
+    """What a pass of ``source`` leaves in storage (widgets/practice/storage.js)."""
+    page.goto(site.url + PAGE)
+    page.evaluate("([id, code]) => localStorage.setItem(`layerwise:practice:${id}`, JSON.stringify({code, hints: 0, "
+                  "failures: 0, passed: true}))", [exercise_id, source])
+
+
+def counting(exercise_id, after, action):
+    """The exercise's solution, doing ``action`` from its call number ``after`` on (grading calls it far fewer)."""
+    module = exercises.get(exercise_id)
+    header = f"def {module.FUNCTION}("
+    body = (f"    calls[0] += 1\n    if calls[0] > {after}:\n        {action}\n")
+    start = module.SOLUTION.index(header)
+    signature_end = module.SOLUTION.index("\n", module.SOLUTION.index('"""', start) + 3) + 1
+    return "calls = [0]\n\n\n" + module.SOLUTION[:signature_end] + body + module.SOLUTION[signature_end:]
+
+
+def page_reference(page, steps):
+    """The engine's curve the page carries for ``steps`` (computed by the CPython engine at build time)."""
+    data = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))
+    return data["reference"][key(steps, DEFAULTS["lr"], DEFAULTS["seed"])]["train"]
+
+
+def click(page, name):
+    page.locator(f".lw-capstone__{name}").click()
+
+
+def wait_state(page, states, timeout_s=SETUP_S):
+    page.wait_for_function("states => states.includes(Layerwise.capstone.state)", arg=states, timeout=timeout_s * 1000)
+    return page.evaluate("Layerwise.capstone.state")
+
+
+def status(page):
+    return page.locator(".lw-capstone__status").text_content()
+
+
+def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(browser, site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site.url + PAGE)
+    rows = page.locator(".lw-capstone__function")
+    assert rows.count() == len(layers.exercise_ids())
+    assert set(rows.locator(".lw-capstone__source").all_text_contents()) == {"the engine's"}
+    link = page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] a')
+    assert link.get_attribute("href") == "../../layers/layernorm/#exercise-layernorm-forward"
+    reference = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))["reference"][key(**DEFAULTS)]
+    points = page.locator(".lw-capstone__reference").get_attribute("points").split()
+    assert len(points) == DEFAULTS["steps"] == len(reference["train"])
+    assert page.locator(".lw-capstone__samples samp").text_content() == reference["sample"]
+    assert "need JavaScript and the live engine" in status(page)
+    assert all(page.locator(f".lw-capstone__{name}").is_disabled() for name in ("check", "train", "download"))
+    context.close()
+
+
+@pytest.mark.live
+def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_stop(live, watched, tmp_path):
+    page = watched.page
+    exercise = open_exercise(page, live, "layernorm-forward")
+    type_code(page, exercise, exercises.get("layernorm-forward").SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+
+    open_capstone(page, live)
+    page.evaluate("() => { window.__shifts = 0; new PerformanceObserver((list) => { for (const entry of "
+                  "list.getEntries()) if (!entry.hadRecentInput) window.__shifts += entry.value; })"
+                  ".observe({type: 'layout-shift', buffered: true}); }")
+    sources = page.evaluate("Layerwise.capstone.sources")
+    assert sources["layernorm_forward"] == "yours"
+    assert {name for name, source in sources.items() if source == "yours"} == {"layernorm_forward"}
+
+    click(page, "check")
+    assert wait_state(page, ["idle"]) == "idle"
+    assert page.evaluate("Layerwise.capstone.check.ok") is True
+    assert status(page).startswith("Your 1 function and the engine's agree inside the model")
+
+    page.select_option(".lw-capstone__steps", "100")
+    click(page, "train")
+    page.wait_for_function("Layerwise.capstone.step >= 20", timeout=SETUP_S * 1000)
+    click(page, "pause")
+    wait_state(page, ["paused"])
+    page.wait_for_timeout(400)  # a chunk already asked for may still land
+    paused_at = page.evaluate("Layerwise.capstone.step")
+    page.wait_for_timeout(1000)
+    assert page.evaluate("Layerwise.capstone.step") == paused_at
+    click(page, "resume")
+    page.wait_for_function("Layerwise.capstone.step >= 45", timeout=60_000)
+    click(page, "stop")
+    assert wait_state(page, ["stopped"]) == "stopped"
+    hook = page.evaluate("({losses: Layerwise.capstone.losses, reference: Layerwise.capstone.reference, "
+                         "step: Layerwise.capstone.step, samples: Layerwise.capstone.samples})")
+    assert len(hook["losses"]) == hook["step"] >= 45
+    expected = page_reference(page, 100)
+    assert hook["reference"] == expected
+    # Pyodide's NumPy sums in another order than CPython's: the curves agree to round-off, not bit for bit
+    assert max(abs(a - b) for a, b in zip(hook["losses"], expected)) < 1e-6
+    page.wait_for_timeout(1000)
+    assert page.evaluate("Layerwise.capstone.step") == hook["step"]  # stopped stays stopped
+    assert page.evaluate("window.__shifts") == 0
+
+    with page.expect_download() as download:  # the model as trained so far, for the engine's command line
+        click(page, "download")
+    path = tmp_path / "your-gpt.npz"
+    download.value.save_as(path)
+    params, config, vocab, step = load_checkpoint(path)
+    assert step == hook["step"] and config.vocab_size == len(vocab)
+    assert main(["talk", "--checkpoint", str(path), "--prompt", "Shall I", "--tokens", "5"]) == 0
+
+    page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] input').check()
+    assert page.evaluate("Layerwise.capstone.sources.layernorm_forward") == "engine"
+
+
+@pytest.mark.live
+def test_a_function_raising_mid_run_stops_it_with_its_message_while_widgets_answer(live, watched):
+    page = watched.page
+    store_passed(page, live, "gelu-forward", counting("gelu-forward", 60, "raise ValueError('gelu gave up')"))
+    open_capstone(page, live)
+    widget = page.locator('.lw-widget[data-kind="cross_entropy"]').first
+    assert wait_for_engine(page)["state"] == "ready"
+    click(page, "train")
+    page.wait_for_function("Layerwise.capstone.step >= 5", timeout=SETUP_S * 1000)
+    widget.scroll_into_view_if_needed()
+    edit_widget_cell(page, widget, "logits", 0, 0, "3")  # answered by the widgets' worker while training runs
+    values = page.evaluate("Layerwise.widgets().find(w => w.el.dataset.kind === 'cross_entropy').values")
+    expected = next(b for b in run("cross_entropy", values)["blocks"] if b["name"] == "dlogits")["cells"]
+    shown = widget.locator('.lw-output[data-name="dlogits"] tbody tr').evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.textContent))")
+    assert shown == expected
+    assert wait_state(page, ["failed"]) == "failed"
+    # gelu runs once per block (two) in every step and in each of the two validation batches after step 20: calls
+    # 1-40 are steps 1-20, 41-44 the validation, 45-60 steps 21-28, so call 61 is in step 29
+    assert status(page) == ("Training stopped: your gelu raised ValueError: gelu gave up in block 0, given x (8, 16, "
+                            "128) at step 29.")
+    assert page.evaluate("Layerwise.capstone.step") == 28
+
+
+@pytest.mark.live
+def test_an_endless_loop_is_stopped_and_the_next_train_works(live, watched):
+    page = watched.page
+    store_passed(page, live, "softmax-forward", counting("softmax-forward", 40, "while True: pass"))
+    open_capstone(page, live)
+    page.select_option(".lw-capstone__steps", "100")
+    click(page, "train")
+    assert wait_state(page, ["failed"]) == "failed"
+    message = status(page)
+    assert message.startswith("Training stopped: your softmax was still running after 3 s (an endless loop?) at step ")
+    assert "in block" in message and "given x (8, 4, 16, 16)" in message
+    page.locator('.lw-capstone__function[data-exercise="softmax-forward"] input').check()  # the engine's instead
+    click(page, "train")
+    page.wait_for_function("Layerwise.capstone.step >= 40", timeout=SETUP_S * 1000)
+    click(page, "stop")
+    assert wait_state(page, ["stopped"]) == "stopped"

@@ -1,0 +1,160 @@
+"""Your GPT (engine.capstone): the learner's functions swapped into the engine's own model, the assembly check that
+names the first function differing inside the model, and chunked training for the browser's practice worker."""
+import io
+import json
+import tempfile
+
+import numpy as np
+import pytest
+
+from engine import exercises, model
+from engine.capstone import CONFIG, layers, session, settings
+from engine.capstone.check import check, fixed_batch
+from engine.capstone.learner import NotPassing, define, define_all
+from engine.capstone.swap import swapped
+from engine.checkpoint import load_checkpoint
+from engine.data import build_vocab, encode, load_corpus, split_ids
+from engine.errors import ConfigError
+from engine.train import TrainRun, train, train_step
+
+TEXT = load_corpus()
+VOCAB = build_vocab(TEXT)
+MODEL = CONFIG.with_overrides(vocab_size=len(VOCAB))
+BATCH = fixed_batch(split_ids(encode(TEXT, VOCAB))[0], 8, MODEL.seq_len)
+SOLUTIONS = {i: exercises.get(i).SOLUTION for i in layers.exercise_ids()}
+
+
+def mistake(exercise_id, name):
+    exercise = exercises.get(exercise_id)
+    return next(m for m in exercise.MISTAKES if m.name == name).source(exercise.SOLUTION)
+
+
+def learner_function(exercise_id, source):
+    """A learner function made without grading it (the check must catch what the exercise's cases do not)."""
+    namespace = {"np": np}
+    exec(compile(source, "<test>", "exec"), namespace)
+    return namespace[exercises.get(exercise_id).FUNCTION]
+
+
+def test_every_home_holds_the_engine_function_and_gets_it_back():
+    assert layers.engine_in_place() == []
+    with pytest.raises(RuntimeError), swapped({"layernorm-forward": define("layernorm-forward", SOLUTIONS[
+            "layernorm-forward"])}):
+        assert model.layernorm_forward is not layers.LAYERS[2].forward
+        raise RuntimeError("leave the block early")
+    assert layers.engine_in_place() == []
+
+
+def test_every_mapped_exercise_exists_and_the_rest_are_listed_as_not_called():
+    mapped = set(layers.exercise_ids())
+    assert mapped <= set(exercises.ids())
+    assert mapped | set(layers.NOT_CALLED) == set(exercises.ids())
+    assert not mapped & set(layers.NOT_CALLED)
+
+
+def test_all_engine_assembly_reproduces_engine_train_bit_for_bit():
+    run_settings = settings(100, 3e-3, 1)
+    expected = train(CONFIG, TEXT, run_settings, out=io.StringIO()).history
+    run = TrainRun(CONFIG, TEXT, run_settings)
+    with swapped({}):  # every function goes through its adapter, none is replaced
+        while not run.done:
+            train_step(run)
+    assert run.history == expected
+
+
+def test_session_in_chunks_reproduces_engine_train_and_samples():
+    expected = train(CONFIG, TEXT, settings(100, 1e-2, 0), out=io.StringIO()).history
+    assert json.loads(session.start_json(json.dumps({"sources": {}, "steps": 100, "lr": 1e-2, "seed": 0})))["ok"]
+    losses, val, samples = [], [], []
+    while True:
+        chunk = json.loads(session.run_json(7, 10_000))  # chunks that do not divide the steps
+        assert not (chunk["samples"] and chunk["losses"])  # a sample is a chunk of its own
+        losses += chunk["losses"]
+        val += [tuple(pair) for pair in chunk["val"]]
+        samples += chunk["samples"]
+        if chunk["done"]:
+            break
+    assert losses == expected["train_loss"] and val == expected["val_loss"]
+    assert [step for step, _ in samples] == [50, 100] and all(text.startswith("Shall I ") for _, text in samples)
+    params, config, vocab, step = load_checkpoint_bytes(session.checkpoint_bytes())
+    assert (config, vocab, step) == (MODEL, VOCAB, 100)
+
+
+def load_checkpoint_bytes(data):
+    with tempfile.NamedTemporaryFile(suffix=".npz") as file:
+        file.write(data)
+        file.flush()
+        return load_checkpoint(file.name)
+
+
+def test_the_solutions_pass_the_check():
+    result = check(define_all(SOLUTIONS), MODEL, BATCH)
+    assert result["ok"], result
+    assert result["calls"] > len(SOLUTIONS)
+
+
+def test_unbiased_variance_is_named_with_its_block():
+    functions = {"layernorm-forward": learner_function("layernorm-forward",
+                                                       mistake("layernorm-forward", "unbiased variance"))}
+    result = check(functions, MODEL, BATCH)
+    culprit = result["culprit"]
+    assert not result["ok"]
+    assert culprit["function"] == "layernorm_forward"
+    assert culprit["where"] == "block 0 (parameters b0.ln1_g, b0.ln1_b)"  # the first norm the model runs
+    assert culprit["shapes"] == "x (8, 16, 32), gamma (32,), beta (32,)"
+    assert culprit["largest"] > 1e-3
+
+
+def test_plus_equals_with_repeated_ids_is_named_outside_the_blocks():
+    functions = {i: define(i, SOLUTIONS[i]) for i in ("layernorm-forward", "layernorm-backward")}
+    functions["embedding-backward"] = learner_function("embedding-backward",
+                                                       exercises.get("embedding-backward").STARTER)
+    culprit = check(functions, MODEL, BATCH)["culprit"]
+    assert culprit["function"] == "embedding_backward"
+    assert culprit["where"] == "outside the blocks (parameters tok_emb)"
+    assert culprit["output"] == "dtable"
+
+
+def test_a_function_right_on_2d_but_wrong_on_b_t_d_is_caught():
+    source = SOLUTIONS["layernorm-forward"].replace("axis=-1", "axis=1")  # the last axis only when x is 2-D
+    two_d = np.random.default_rng(0).normal(size=(3, 5))
+    gamma, beta = np.ones(5), np.zeros(5)
+    wrong = learner_function("layernorm-forward", source)
+    np.testing.assert_allclose(wrong(two_d, gamma, beta), exercises.get("layernorm-forward").reference(
+        two_d, gamma, beta), rtol=1e-12)
+    culprit = check({"layernorm-forward": wrong}, MODEL, BATCH)["culprit"]
+    assert (culprit["function"], culprit["where"]) == ("layernorm_forward", "block 0 (parameters b0.ln1_g, b0.ln1_b)")
+
+
+def test_a_backward_that_raises_is_named_with_its_block_and_shapes():
+    source = SOLUTIONS["softmax-backward"].replace("    p = softmax(x)", "    if dp.ndim == 4:\n        raise "
+                                                   "ValueError('no heads here')\n    p = softmax(x)")
+    result = check({"softmax-backward": learner_function("softmax-backward", source)}, MODEL, BATCH)
+    assert not result["ok"]
+    assert result["culprit"]["problem"] == ("your softmax_backward raised ValueError: no heads here in block 1, "
+                                            "given dp (8, 4, 16, 16), x (8, 4, 16, 16)")  # backward: last block first
+
+
+def test_a_raise_mid_training_stops_the_run_naming_function_and_step():
+    source = SOLUTIONS["gelu-forward"].replace("def gelu(x):", "calls = [0]\n\n\ndef gelu(x):\n    calls[0] += 1\n"
+                                               "    if calls[0] > 30:\n        raise FloatingPointError('too hot')")
+    assert json.loads(session.start_json(json.dumps({"sources": {"gelu-forward": source}, "steps": 100, "lr": 3e-3,
+                                                     "seed": 0})))["ok"]
+    chunk = json.loads(session.run_json(100, 60_000))
+    # grading ran it in a namespace of its own; training calls gelu once per block, twice a step: call 31 is in
+    # step 16's first block
+    assert chunk["problem"] == ("your gelu raised FloatingPointError: too hot in block 0, given x (8, 16, 128) "
+                                "at step 16")
+    assert chunk["step"] == 15 and len(chunk["losses"]) == 15
+
+
+def test_code_that_no_longer_passes_is_refused_with_its_reason():
+    with pytest.raises(NotPassing, match="your layernorm_forward does not pass its exercise now"):
+        define("layernorm-forward", mistake("layernorm-forward", "unbiased variance"))
+    answer = json.loads(session.check_json(json.dumps({"softmax-forward": "def softmax(x):\n    return x\n"})))
+    assert answer["ok"] is False and answer["problem"].startswith("your softmax does not pass its exercise now")
+
+
+def test_settings_outside_the_offered_ones_are_refused():
+    with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, got 150"):
+        settings(150, 3e-3, 0)

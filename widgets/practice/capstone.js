@@ -1,0 +1,278 @@
+/* "Build your GPT" on its page: which of the model's functions are the learner's (passed exercises in this
+ * browser's storage, minus those switched back to the engine's), the Check, and a training run drawn as it goes.
+ * The build rendered every box at its final size; this only fills texts, points and buttons' states.
+ * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, timeline}; timeline:
+ * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark). */
+import { TrainingRun, checkAssembly, checkpointBytes } from "./capstone-run.js";
+import { LossChart } from "./capstone-chart.js";
+import { onEngineChange } from "./engine.js";
+import { loadEngineInstead, loadExercise, saveEngineInstead } from "./storage.js";
+
+const BUTTONS = ["check", "train", "pause", "resume", "stop", "download"];
+const ENABLED = { // which buttons work in each state of the run
+  idle: ["check", "train"], starting: ["stop"], running: ["pause", "stop"], paused: ["resume", "stop", "download"],
+  done: ["check", "train", "download"], stopped: ["check", "train", "download"], failed: ["check", "train"],
+  checking: [],
+};
+
+function seconds(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+class Capstone {
+  constructor(el) {
+    this.el = el;
+    this.data = JSON.parse(el.dataset.capstone);
+    this.part = (name) => el.querySelector(`.lw-capstone__${name}`);
+    this.buttons = Object.fromEntries(BUTTONS.map((name) => [name, this.part(name)]));
+    this.selects = ["steps", "lr", "seed"].map((name) => this.part(name));
+    this.chart = new LossChart(this.part("chart"));
+    this.rows = [...document.querySelectorAll(".lw-capstone__function")];
+    this.engineInstead = new Set(loadEngineInstead());
+    this.state = "idle";
+    this.run = null;
+    this.losses = [];
+    this.samples = [];
+    this.lastCheck = null;
+    this.timeline = [];
+    this.apart = 0;
+    this.showSources();
+    for (const row of this.rows) {
+      row.querySelector("input").addEventListener("change", (event) => this.switchSource(row, event.target.checked));
+    }
+    for (const select of this.selects) select.addEventListener("change", () => this.showReference());
+    const on = (name, action) => this.buttons[name].addEventListener("click", action);
+    on("check", () => this.check());
+    on("train", () => this.train());
+    on("pause", () => this.run && this.run.pause());
+    on("resume", () => this.run && this.run.resume());
+    on("stop", () => this.run && this.run.stop());
+    on("download", () => this.download());
+    onEngineChange((client) => {
+      if (client.state === "loading" && (this.state === "starting" || this.state === "checking")) {
+        this.say(`Starting Python in this tab (a few seconds the first time): ${client.stage || "starting"}…`);
+      }
+    });
+    this.showReference();
+    this.setState("idle");
+    this.say("Ready. Check compares your functions with the engine's inside the model; Train trains it here.");
+  }
+
+  /* {exercise id: source} of the learner's functions in use. */
+  sources() {
+    const sources = {};
+    for (const row of this.rows) {
+      const id = row.dataset.exercise;
+      const saved = loadExercise(id);
+      if (saved.passed && saved.code !== null && !this.engineInstead.has(id)) sources[id] = saved.code;
+    }
+    return sources;
+  }
+
+  showSources() {
+    for (const row of this.rows) {
+      const saved = loadExercise(row.dataset.exercise);
+      const passed = saved.passed && saved.code !== null;
+      const instead = this.engineInstead.has(row.dataset.exercise);
+      row.querySelector(".lw-capstone__source").textContent = passed && !instead ? "yours" : "the engine's";
+      row.dataset.source = passed && !instead ? "yours" : "engine";
+      const box = row.querySelector("input");
+      box.checked = instead;
+      box.disabled = !passed || this.busy();
+      row.querySelector(".lw-capstone__switch").dataset.shown = String(passed);
+    }
+  }
+
+  switchSource(row, toEngine) {
+    if (toEngine) this.engineInstead.add(row.dataset.exercise);
+    else this.engineInstead.delete(row.dataset.exercise);
+    saveEngineInstead([...this.engineInstead]);
+    this.showSources();
+  }
+
+  settings() {
+    const [steps, lr, seed] = this.selects.map((select) => Number(select.value));
+    return { steps, lr, seed };
+  }
+
+  reference() {
+    const { steps, lr, seed } = this.settings();
+    return this.data.reference[`${steps}-${lr}-${seed}`];
+  }
+
+  showReference() {
+    this.chart.reset(this.settings().steps, this.reference().train);
+  }
+
+  busy() {
+    return ["starting", "running", "paused", "checking"].includes(this.state);
+  }
+
+  setState(state) {
+    this.state = state;
+    const hasModel = Boolean(this.run && this.run.step > 0);
+    for (const name of BUTTONS) {
+      this.buttons[name].disabled = !ENABLED[state].includes(name) || (name === "download" && !hasModel);
+    }
+    for (const select of this.selects) select.disabled = this.busy();
+    this.showSources();
+  }
+
+  say(text) {
+    this.part("status").textContent = text;
+  }
+
+  stat(name, text) {
+    this.part(name).textContent = text;
+  }
+
+  async check() {
+    this.setState("checking");
+    const sources = this.sources();
+    const count = Object.keys(sources).length;
+    this.say(`Checking ${count} function${count === 1 ? "" : "s"} of yours inside the model…`);
+    try {
+      const result = await checkAssembly(sources);
+      this.lastCheck = result;
+      this.say(checkText(result, count));
+    } catch (error) {
+      this.say(error.cause === "failed" ? `The check needs the live engine, which could not load here: ${error.message}.`
+        : `The check stopped: ${error.message}. Its Python was shut down; the next Check starts a fresh one.`);
+    }
+    this.setState(this.run && this.run.step > 0 ? this.run.state : "idle");
+  }
+
+  train() {
+    if (this.run) this.run.stop();
+    const settings = this.settings();
+    const reference = this.reference().train;
+    this.showReference();
+    this.losses = [];
+    this.samples = [];
+    this.apart = 0;
+    this.timeline = [[performance.now(), 0]];
+    this.part("samples").replaceChildren();
+    for (const name of ["step", "loss", "val", "speed", "elapsed", "remaining", "apart"]) this.stat(name, "–");
+    const run = new TrainingRun({
+      onState: (state) => {
+        if (run !== this.run) return;
+        this.setState(state);
+        if (state === "paused") this.say(`Paused after step ${run.step}. Resume goes on from there.`);
+      },
+      onChunk: (chunk) => { if (run === this.run) this.showChunk(chunk, settings, reference); },
+      onEnd: (state, message) => { if (run === this.run) this.say(endText(state, message, run, this.apart)); },
+    });
+    this.run = run;
+    const count = Object.keys(this.sources()).length;
+    this.say(`Starting: ${count} function${count === 1 ? "" : "s"} of yours, graded again first…`);
+    run.start(settings, this.sources());
+  }
+
+  showChunk(chunk, settings, reference) {
+    if (!this.el.isConnected) { // instant navigation left the page: the worker need not go on training
+      this.run.stop();
+      return;
+    }
+    this.timeline.push([performance.now(), chunk.step]);
+    const first = this.losses.length;
+    this.losses.push(...chunk.losses);
+    this.chart.append(first, chunk.losses);
+    chunk.losses.forEach((loss, i) => {
+      if (loss === null) this.apart = Infinity;
+      else this.apart = Math.max(this.apart, Math.abs(loss - reference[first + i]));
+    });
+    const ms = this.run.elapsedMs();
+    const speed = chunk.step / (ms / 1000);
+    const last = chunk.losses[chunk.losses.length - 1];
+    this.stat("step", `${chunk.step} / ${settings.steps}`);
+    if (last !== undefined) this.stat("loss", last === null ? "not finite" : last.toFixed(4));
+    if (chunk.val.length) {
+      const [, val] = chunk.val[chunk.val.length - 1];
+      this.stat("val", val === null ? "not finite" : val.toFixed(4));
+    }
+    this.stat("speed", speed.toFixed(1));
+    this.stat("elapsed", seconds(ms));
+    this.stat("remaining", seconds((settings.steps - chunk.step) / speed * 1000));
+    this.stat("apart", apartText(this.apart));
+    for (const [step, text] of chunk.samples) {
+      this.samples.push(text);
+      const item = document.createElement("li");
+      const label = document.createElement("span");
+      label.className = "lw-capstone__sample-step";
+      label.textContent = `yours, step ${step}:`;
+      const sample = document.createElement("samp");
+      sample.textContent = text;
+      item.append(label, " ", sample);
+      this.part("samples").append(item);
+    }
+    if (this.state === "running") this.say(`Training: step ${chunk.step} of ${settings.steps}.`);
+  }
+
+  async download() {
+    try {
+      const bytes = await checkpointBytes();
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+      link.download = "your-gpt.npz";
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      this.say("Saved your-gpt.npz: python -m engine talk --checkpoint your-gpt.npz --prompt \"Shall I\"");
+    } catch (error) {
+      this.say(`The model could not be saved: ${error.message}.`);
+    }
+  }
+
+  hook() {
+    const capstone = this;
+    return {
+      get state() { return capstone.state; },
+      get step() { return capstone.run ? capstone.run.step || 0 : 0; },
+      get losses() { return capstone.losses; },
+      get reference() { return capstone.reference().train; },
+      get samples() { return capstone.samples; },
+      get sources() {
+        return Object.fromEntries(capstone.rows.map((row) => [row.dataset.function, row.dataset.source]));
+      },
+      get check() { return capstone.lastCheck; },
+      get timeline() { return capstone.timeline; },
+    };
+  }
+}
+
+function apartText(apart) {
+  if (apart === Infinity) return "yours is not finite";
+  return apart === 0 ? "0 (identical)" : apart.toExponential(1);
+}
+
+function checkText(result, count) {
+  if (result.problem) return `${result.problem}.`;
+  if (result.ok) {
+    const which = count ? `Your ${count} function${count === 1 ? "" : "s"} and the engine's agree inside the model`
+      : "Every function is the engine's (pass an exercise to make one yours), and the model agrees with itself";
+    return `${which}: loss ${result.loss[0].toFixed(6)}; the largest gradient difference, relative, is ` +
+      `${result.worst.error.toExponential(1)} (${result.worst.name}).`;
+  }
+  const culprit = result.culprit;
+  if (!culprit) return "The loss or a gradient differs, yet every call of yours agreed with the engine's on its inputs.";
+  if (culprit.error) return `Not the engine's result: ${culprit.problem}.`;
+  return `Not the engine's result. The first function of yours that differs inside the model is ${culprit.function}, ` +
+    `in ${culprit.where}, given ${culprit.shapes}: ${culprit.problem}.`;
+}
+
+function endText(state, message, run, apart) {
+  if (state === "done") {
+    return `Done: ${run.step} steps in ${seconds(run.elapsedMs())}. Largest gap to the engine's curve: ` +
+      `${apartText(apart)}. Download your model, or train again.`;
+  }
+  if (state === "stopped") return `Stopped at step ${run.step || 0}. Download what it learned so far, or train again.`;
+  return message;
+}
+
+export function initCapstone(el) {
+  if (el.dataset.lwReady) return;
+  el.dataset.lwReady = "true";
+  window.Layerwise = window.Layerwise || {};
+  window.Layerwise.capstone = new Capstone(el).hook();
+}
