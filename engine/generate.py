@@ -12,6 +12,7 @@ import numpy as np
 from .data import decode, encode
 from .errors import LayerwiseError
 from .kv_cache import decode_step, prefill
+from .model import forward
 from .softmax import softmax_forward
 
 
@@ -53,9 +54,11 @@ def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cac
             logits, past = decode_step(params, ids[-1:], len(ids) - 1, config, past)  # (1, V)
         else:
             context = np.array(ids[-config.seq_len:])[None, :]  # (1, T) at most seq_len long
-            logits, keys_values = prefill(params, context, config)  # (1, V)
-            # Rebuilt after every slide: each kept id moved one position down, so its key changed with its position.
-            past = keys_values if kv_cache else None
+            if kv_cache:
+                # Rebuilt after every slide: each kept id moved one position down, so its key changed with its position.
+                logits, past = prefill(params, context, config)  # (1, V)
+            else:  # the caches' contents are not read: a model with swapped-in layers (Build your GPT) samples too
+                logits = forward(params, context, config)[0][:, -1]  # (1, V)
         ids.append(sample_next(logits[0], rng, temperature, top_k))
         yield logits[0], ids[-1]
 

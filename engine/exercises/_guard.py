@@ -82,3 +82,16 @@ def dropping_new_engine_modules():
         for name in [name for name in sys.modules if name.startswith("engine.") and name not in before]:
             del sys.modules[name]
         sys.modules.update(before)
+
+
+@contextlib.contextmanager
+def restoring_modules():
+    """For learner code run outside a grade (Build your GPT's training, engine/capstone): whatever the block did to
+    the guarded modules and the interpreter is undone at its end, and engine modules it first imported are dropped."""
+    guard = ModuleGuard()
+    try:
+        with dropping_new_engine_modules():
+            yield
+    finally:
+        guard.restore()
+        guard.restore_interpreter()
