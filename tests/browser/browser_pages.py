@@ -22,12 +22,17 @@ def open_without_engine(watched, site, kind):
 
 def open_static(watched, site, path, viewport):
     """Open ``path`` at ``viewport`` (width, height) with the engine kept from loading, once the page has loaded
-    and its scripts have done what they do at set-up (the practice modules, loaded on demand, add a progress line
-    under the title, which moves the page below it)."""
+    and its scripts have done what they do at set-up, every exercise's editor included: editors are otherwise made
+    in idle time when their exercise nears the screen, which would change the page between two photographs."""
     watched.page.set_viewport_size(viewport)
     watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
     watched.page.goto(site.url + path)
     watched.page.wait_for_load_state("networkidle")
+    watched.page.evaluate("""async () => {
+        if (!document.querySelector('.lw-exercise')) return;
+        while (!window.Layerwise?.practice) await new Promise(r => setTimeout(r, 20));
+        await Promise.all(Layerwise.practice.exercises().map(exercise => exercise.mount()));
+    }""")
 
 
 def wait_for_engine(page, timeout_ms=90_000):

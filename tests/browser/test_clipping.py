@@ -3,7 +3,7 @@ containment: a block paints nothing outside its box. What a block hangs outside 
 an admonition's shadow) must still show: around each block the rule reaches, a margin is photographed as the page
 shows it and again with the rule's paint containment alone lifted (the layout and style containment it also
 implies stay, so nothing moves), and the two must be the same pixels. It once cut "10." to ".0."
-on the home page's path. No engine needed: it is kept from loading."""
+on the home page's path (since then outside the rule: the first two sections are never skipped). No engine needed: it is kept from loading."""
 import math
 
 import pytest
@@ -66,7 +66,9 @@ def margins(page, probe):
         offset += bottom - top
 
 
-@pytest.mark.parametrize("path", ["", "layers/layernorm/"], ids=["home", "layernorm"])
+# The home page's path, where ".0." was seen, now sits in the first two sections, which the rule leaves out (they
+# fill the first screen); these pages have numbered and bulleted lists, admonitions and details further down.
+@pytest.mark.parametrize("path", ["layers/layernorm/"], ids=["layernorm"])
 @pytest.mark.parametrize("viewport", VIEWPORTS.values(), ids=VIEWPORTS.keys())
 def test_containment_cuts_nothing_a_block_paints_outside_its_box(watched, site, path, viewport):
     page = watched.page

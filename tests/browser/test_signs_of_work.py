@@ -31,7 +31,7 @@ def test_a_slow_answer_says_computing_until_it_arrives_and_moves_nothing(live, w
                            arg=widget.element_handle(), timeout=30_000)
     assert widget.evaluate(WORKING)["busy"] is None
     assert "after steps 20, 40, 60, 80, 100, 120" in widget.locator(".lw-output .lw-label").first.text_content()
-    assert widget.locator("h4").all_text_contents() == ["Measured along the run"]  # also when drawn in the browser
+    assert widget.locator("h3").all_text_contents() == ["Measured along the run"]  # also when drawn in the browser
 
 
 def test_copy_link_says_so_and_the_link_opens_at_the_example(watched, site):
