@@ -13,12 +13,15 @@ DESKTOP = {"width": 1280, "height": 800}
 # page may scroll by a fraction of a pixel while the cell is clicked). Not positions in the document: blocks far off
 # screen keep an estimated height until first shown (layerwise.css), and the browser keeps what is on screen still
 # (scroll anchoring) when one above gets its real height.
+# The widget's place is measured from the block before it, not on the screen: Playwright may scroll to click (a retry
+# puts the cell at the screen's edge), and scroll anchoring moves the page when a block far above gets its real
+# height; neither moves the widget against its neighbour, which a shift of the layout would.
 LAYOUT = """el => {
     const box = el.getBoundingClientRect();
     const at = e => { const r = e.getBoundingClientRect();
                       return [Math.round((r.left - box.left) * 10) / 10, Math.round((r.top - box.top) * 10) / 10]; };
     return {cells: [...el.querySelectorAll('.lw-cell')].map(at), results: at(el.querySelector('.lw-results')),
-            onScreen: [Math.round(box.left), Math.round(box.top)]};
+            fromPrevious: Math.round(box.top - el.previousElementSibling.getBoundingClientRect().bottom)};
 }"""
 # A bubble laid over the page under a cell's matrix: how far below the matrix (its resize buttons included), whether
 # it covers a button or a cell of the widget, and whether presses go through it.
