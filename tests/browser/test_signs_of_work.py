@@ -45,7 +45,8 @@ def test_copy_link_says_so_and_the_link_opens_at_the_example(watched, site):
             .observe(document.querySelector('.lw-announcer'), {childList: true, characterData: true, subtree: true}); }""")
     widget.locator(".lw-copy").click()
     bubble = widget.locator(".lw-copied")
-    assert bubble.is_visible() and bubble.text_content() == "Link copied"
+    bubble.wait_for(state="visible", timeout=5000)  # shown once the clipboard's write resolves
+    assert bubble.text_content() == "Link copied"
     under = page.evaluate("""([b, button]) => b.getBoundingClientRect().top >= button.getBoundingClientRect().bottom""",
                           [bubble.element_handle(), widget.locator(".lw-copy").element_handle()])
     assert under  # laid over the page under the button, not over it
@@ -57,8 +58,9 @@ def test_copy_link_says_so_and_the_link_opens_at_the_example(watched, site):
     other = watched.context.new_page()
     other.goto(link)
     other.wait_for_function("document.querySelector('.lw-reset')")
-    other.wait_for_timeout(300)  # the theme and the widgets have set the page up
-    top = other.evaluate("document.querySelector('.lw-widget[data-kind=\"embedding\"]').getBoundingClientRect().top")
-    assert 0 <= top <= other.viewport_size["height"] / 2, top  # at the example, below the header, not at the top
+    # at the example, below the header, not at the top: waited for, since the page scrolls once it is set up
+    other.wait_for_function("""half => { const top = document.querySelector('.lw-widget[data-kind="embedding"]')
+        .getBoundingClientRect().top; return 0 <= top && top <= half; }""", arg=other.viewport_size["height"] / 2,
+        timeout=10_000)
     assert other.locator('.lw-widget[data-kind="embedding"] .lw-cell[data-input="ids"][data-col="1"]').input_value() == "1"
     other.close()
