@@ -19,12 +19,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserbench.static_host import start_static_host  # noqa: E402
 from livewidgets.sitebuild import build_site  # noqa: E402
+from sitenav import load_nav, nav_pages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = ROOT / "node_modules" / ".bin"
@@ -35,18 +34,13 @@ COLUMNS = ("page", "mobile perf", "TBT", "CLS", "TTI", "desktop perf", "desktop 
            "SEO", "pa11y errors")
 
 
-def nav_pages(config_path=ROOT / "mkdocs.yml"):
+def audited_pages(config_path=ROOT / "mkdocs.yml"):
     """(title, site-relative URL) of Home and of every page in the audited nav sections, in nav order."""
-    nav = yaml.safe_load(config_path.read_text(encoding="utf-8"))["nav"]
-    pages = []
-    for entry in nav:
+    pages = [("Home", "")]
+    for entry in load_nav(config_path):
         (title, target), = entry.items()
-        if title == "Home":
-            pages.append((title, ""))
-        elif title in SECTIONS:
-            for item in target:
-                (name, source), = item.items()
-                pages.append((name, source.removesuffix(".md") + "/"))
+        if title in SECTIONS:
+            pages += [(name, src.removesuffix(".md") + "/") for name, src in nav_pages(target)]
     return pages
 
 
@@ -139,7 +133,7 @@ def main():
     for tool in ("lighthouse", "pa11y"):
         if not (BIN / tool).exists():
             sys.exit(f"{BIN / tool} is missing: run `bash scripts/dev.sh test --co -q` (npm ci) first")
-    pages = chosen(nav_pages(), args.pages)
+    pages = chosen(audited_pages(), args.pages)
     with tempfile.TemporaryDirectory(prefix="layerwise-lighthouse-") as folder:
         server = start_static_host(Path(folder) / "site")
         url = f"http://127.0.0.1:{server.server_port}/"
