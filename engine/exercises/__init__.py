@@ -12,6 +12,7 @@ import json
 
 from .. import module_names
 from ..errors import LayerwiseError
+from ._spec import starter
 
 REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "STARTER": str, "SOLUTION": str,
             "HINTS": tuple, "PAGE": str, "ORDER": int, "OUTPUTS": tuple, "CASES": tuple}
@@ -35,7 +36,24 @@ def get(exercise_id):
     if not name.isidentifier() or name not in _module_names():
         known = ", ".join(n.replace("_", "-") for n in _module_names())
         raise LayerwiseError(f"unknown exercise {exercise_id!r}; known exercises: {known}")
-    return importlib.import_module(f"{__name__}.{name}")
+    exercise = importlib.import_module(f"{__name__}.{name}")
+    if not hasattr(exercise, "STARTER"):
+        _give_default_starter(exercise)
+    return exercise
+
+
+def _give_default_starter(exercise):
+    """A module without STARTER gets the usual one: for "write", SOLUTION's signature and docstring with the body
+    left to write (``_spec.starter``); for "fix", SOLUTION with its first known mistake. A module whose SOLUTION
+    cannot give one is left without, and :func:`validate` names what is missing."""
+    solution, kind = getattr(exercise, "SOLUTION", None), getattr(exercise, "KIND", None)
+    try:
+        if kind == "write":
+            exercise.STARTER = starter(solution, exercise.FUNCTION)
+        elif kind == "fix":
+            exercise.STARTER = exercise.MISTAKES[0].source(solution)
+    except (AttributeError, IndexError, StopIteration, SyntaxError, TypeError, ValueError):
+        pass
 
 
 def grade(exercise_id, source):
