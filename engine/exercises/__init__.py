@@ -16,6 +16,8 @@ from ._spec import starter
 
 REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "STARTER": str, "SOLUTION": str,
             "HINTS": tuple, "PAGE": str, "ORDER": int, "OUTPUTS": tuple, "CASES": tuple}
+STARTER_DEFAULT = ("; left out, it comes from a SOLUTION that parses and defines FUNCTION (KIND 'write') or from "
+                   "MISTAKES[0] (KIND 'fix')")
 
 
 def _module_names():
@@ -45,15 +47,18 @@ def get(exercise_id):
 def _give_default_starter(exercise):
     """A module without STARTER gets the usual one: for "write", SOLUTION's signature and docstring with the body
     left to write (``_spec.starter``); for "fix", SOLUTION with its first known mistake. A module whose SOLUTION
-    cannot give one is left without, and :func:`validate` names what is missing."""
-    solution, kind = getattr(exercise, "SOLUTION", None), getattr(exercise, "KIND", None)
-    try:
-        if kind == "write":
-            exercise.STARTER = starter(solution, exercise.FUNCTION)
-        elif kind == "fix":
-            exercise.STARTER = exercise.MISTAKES[0].source(solution)
-    except (AttributeError, IndexError, StopIteration, SyntaxError, TypeError, ValueError):
-        pass
+    cannot give one is left without, and :func:`validate` says what the default needs."""
+    solution, function = getattr(exercise, "SOLUTION", None), getattr(exercise, "FUNCTION", None)
+    kind = getattr(exercise, "KIND", None)
+    if not (isinstance(solution, str) and isinstance(function, str)):
+        return
+    if kind == "write":
+        try:
+            exercise.STARTER = starter(solution, function)
+        except (SyntaxError, StopIteration):  # SOLUTION does not parse, or does not define FUNCTION
+            pass
+    elif kind == "fix" and getattr(exercise, "MISTAKES", ()):
+        exercise.STARTER = exercise.MISTAKES[0].source(solution)
 
 
 def grade(exercise_id, source):
@@ -96,8 +101,8 @@ def validate(exercise_id, page=None):
 
 
 def _problems(exercise_id, exercise):
-    missing = [f"{name} ({kind.__name__})" for name, kind in REQUIRED.items()
-               if not isinstance(getattr(exercise, name, None), kind)]
+    missing = [f"{name} ({kind.__name__}{STARTER_DEFAULT if name == 'STARTER' else ''})"
+               for name, kind in REQUIRED.items() if not isinstance(getattr(exercise, name, None), kind)]
     if missing:
         return [f"the module must define {', '.join(missing)}"]
     functions = ("reference", "figure") if getattr(exercise, "LAB", False) else ("reference",)
