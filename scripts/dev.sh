@@ -126,7 +126,7 @@ case "${1:-}" in
   new-page)
     setup_python
     shift
-    exec "$venv/bin/python" scripts/new_page.py "$@"
+    exec "$venv/bin/python" scripts/tools/new_page.py "$@"
     ;;
   *)
     echo "usage: bash scripts/dev.sh serve|test|build [extra arguments] | new-page NAME \"Title\" --after PAGE" >&2

@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 
-from livewidgets.serve import start_server  # noqa: E402
-from livewidgets.sitebuild import build_site  # noqa: E402
+from layerwise_build.livewidgets.serve import start_server  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

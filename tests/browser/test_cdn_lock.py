@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from browser_pages import ROOT, wait_for_engine
-from livewidgets import pyodide_dist
-from livewidgets.serve import start_server
-from livewidgets.sitebuild import build_site
+from layerwise_build.livewidgets import pyodide_dist
+from layerwise_build.livewidgets.serve import start_server
+from layerwise_build.livewidgets.sitebuild import build_site
 
 pytestmark = pytest.mark.browser
 

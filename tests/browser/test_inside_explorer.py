@@ -11,8 +11,8 @@ from test_accessibility import assert_accessible
 from engine.generate import generate_text
 from engine.inside import analysis
 
-sys.path.insert(0, str(ROOT / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
+from layerwise_build.livewidgets import trained_model  # noqa: E402
 
 pytestmark = pytest.mark.browser
 PATH = "model/inside/"

@@ -16,8 +16,8 @@ from engine.generate import generate_text, sampling_distribution
 from engine.inside import analysis, panels
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+sys.path.insert(0, str(REPO / "scripts" / "build"))
+from layerwise_build.livewidgets import trained_model  # noqa: E402
 
 CHECKPOINT = str(trained_model.ensure() / trained_model.CHECKPOINT)
 PARAMS, CONFIG, VOCAB = analysis.load(CHECKPOINT)

@@ -11,10 +11,10 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 
-import widgets_hook  # noqa: E402
-from livewidgets import pyodide_dist, render  # noqa: E402
+from layerwise_build.parts import widgets_hook  # noqa: E402
+from layerwise_build.livewidgets import pyodide_dist, render  # noqa: E402
 
 
 def page_html(text):
@@ -71,9 +71,9 @@ def test_a_pyodide_folder_must_be_complete_and_the_pinned_version(tmp_path):
 
 def test_after_a_build_the_process_runs_kinds_with_its_own_engine():
     # A fresh interpreter whose engine has loaded no kind yet, as in a test session that starts with browser tests.
-    script = f"""import sys; sys.path.insert(0, {str(ROOT / 'scripts')!r})
+    script = f"""import sys; sys.path.insert(0, {str(ROOT / 'scripts' / 'build')!r})
 import engine.examples as mine
-import widgets_hook
+from layerwise_build.parts import widgets_hook
 widgets_hook._before_build.update(widgets_hook._take_engine_modules())  # what on_config does
 import engine.examples  # the build's fresh engine
 widgets_hook.on_shutdown()

@@ -8,8 +8,8 @@ from page_values import REPO, shown_after
 from engine import data
 from engine.inside import analysis
 
-sys.path.insert(0, str(REPO / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+sys.path.insert(0, str(REPO / "scripts" / "build"))
+from layerwise_build.livewidgets import trained_model  # noqa: E402
 
 PAGE = "model/inside.md"
 

@@ -10,11 +10,11 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 
-import practice_hook  # noqa: E402
-from practice import bundle, fence, progress  # noqa: E402
-import sitenav  # noqa: E402
+from layerwise_build.parts import practice_hook  # noqa: E402
+from layerwise_build.practice import bundle, fence, progress  # noqa: E402
+from layerwise_build import sitenav  # noqa: E402
 
 from engine.exercises import get  # noqa: E402
 

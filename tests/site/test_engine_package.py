@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 
-from livewidgets import engine_package  # noqa: E402
+from layerwise_build.livewidgets import engine_package  # noqa: E402
 
 NPM_LOCK = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
 RUNTIME_URL = "../../../pyodide/"

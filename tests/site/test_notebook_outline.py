@@ -1,6 +1,6 @@
 """The outline a page's notebook is made from (scripts/notebooks/outline.py), on a page written for the purpose."""
 from crosslink_harness import REPO  # noqa: F401  (puts scripts/ on sys.path)
-from notebooks.outline import Heading, Sentence, outline
+from layerwise_build.notebooks.outline import Heading, Sentence, outline
 
 PAGE = '''# Toy layer
 

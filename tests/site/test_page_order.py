@@ -7,7 +7,7 @@ import re
 from html import unescape
 
 import pytest
-import sitenav
+from layerwise_build import sitenav
 from crosslink_harness import nav_pages
 
 from engine import exercises

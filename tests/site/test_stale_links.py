@@ -13,7 +13,7 @@ theme:
   name: material
   font: false
 hooks:
-  - {REPO / "scripts" / "site_hooks.py"}
+  - {REPO / "scripts" / "build" / "layerwise_build" / "parts" / "site_hooks.py"}
 extra:
   crosslink_package: toy
 validation:

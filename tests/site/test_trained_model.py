@@ -16,8 +16,8 @@ from engine.data import CORPUS_PATH, load_corpus
 from engine.train import TrainSettings, train
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+sys.path.insert(0, str(REPO / "scripts" / "build"))
+from layerwise_build.livewidgets import trained_model  # noqa: E402
 
 FOLDER = trained_model.ensure()
 

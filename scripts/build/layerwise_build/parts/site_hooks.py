@@ -12,23 +12,23 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-SCRIPTS = Path(__file__).resolve().parent
+SCRIPTS = Path(__file__).resolve().parents[2]  # scripts/build: layerwise_build is not installed yet
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
 from mkdocs.exceptions import PluginError  # noqa: E402
 from mkdocs.structure.files import File, InclusionLevel  # noqa: E402
 
-from crosslink.codeindex import python_files  # noqa: E402
-from crosslink.linkcheck import check_site  # noqa: E402
-from crosslink.project import Project  # noqa: E402
-from crosslink.site import SiteBuild  # noqa: E402
-from mathrender import KatexError, KatexRenderer, index_math, render_math  # noqa: E402
-from newpage.places import unfilled  # noqa: E402
-import sitenav  # noqa: E402
+from layerwise_build.crosslink.codeindex import python_files  # noqa: E402
+from layerwise_build.crosslink.linkcheck import check_site  # noqa: E402
+from layerwise_build.crosslink.project import Project  # noqa: E402
+from layerwise_build.crosslink.site import SiteBuild  # noqa: E402
+from layerwise_build.mathrender import KatexError, KatexRenderer, index_math, render_math  # noqa: E402
+from layerwise_build.newpage.places import unfilled  # noqa: E402
+from layerwise_build import sitenav  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
-KATEX_DIST = SCRIPTS.parent / "node_modules" / "katex" / "dist"
+KATEX_DIST = SCRIPTS.parents[1] / "node_modules" / "katex" / "dist"
 KATEX_FILES = ["katex.min.css"]  # and its fonts: the HTML is made at build time, so no KaTeX script ships
 KATEX_SITE_DIR = "assets/vendor/katex"
 _ID = re.compile(r'\bid="([^"]+)"')

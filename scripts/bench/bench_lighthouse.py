@@ -20,12 +20,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from browserbench.static_host import start_static_host  # noqa: E402
-from livewidgets.sitebuild import build_site  # noqa: E402
-from sitenav import load_nav, nav_pages  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+from layerwise_build.sitenav import load_nav, nav_pages  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / "node_modules" / ".bin"
 CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")

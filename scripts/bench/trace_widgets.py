@@ -16,11 +16,12 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from browserbench import loads, trace  # noqa: E402
 from browserbench.edits import type_edits  # noqa: E402
-from livewidgets.serve import start_server  # noqa: E402
-from livewidgets.sitebuild import build_site  # noqa: E402
+from layerwise_build.livewidgets.serve import start_server  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
 
 
 def trace_load_and_edits(playwright, url, edits, save_to=None):

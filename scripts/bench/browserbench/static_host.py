@@ -10,7 +10,7 @@ import os
 import threading
 from http.server import ThreadingHTTPServer
 
-from livewidgets.serve import _Handler
+from layerwise_build.livewidgets.serve import _Handler
 
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/wasm", "image/svg+xml")
 MAX_AGE = 600

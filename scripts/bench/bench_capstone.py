@@ -23,9 +23,10 @@ from pathlib import Path
 for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, "1")  # Pyodide's NumPy has one thread: compare like with like
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
-from livewidgets.serve import start_server  # noqa: E402
-from livewidgets.sitebuild import build_site  # noqa: E402
+from layerwise_build.livewidgets.serve import start_server  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]

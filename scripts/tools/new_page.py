@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 
-from newpage.create import ScaffoldError, create  # noqa: E402
+from layerwise_build.newpage.create import ScaffoldError, create  # noqa: E402
 
 
 def main(argv=None):

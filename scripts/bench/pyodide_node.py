@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 NODE_SCRIPT = """
 import { loadPyodide } from %(module)s;

@@ -19,14 +19,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts" / "build"))
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
 
-from crosslink import codeindex, equations, render  # noqa: E402
-from crosslink.project import Project  # noqa: E402
-from crosslink.site import SiteBuild  # noqa: E402
-from crosslink.source_pages import PLACEHOLDER  # noqa: E402
+from layerwise_build.crosslink import codeindex, equations, render  # noqa: E402
+from layerwise_build.crosslink.project import Project  # noqa: E402
+from layerwise_build.crosslink.site import SiteBuild  # noqa: E402
+from layerwise_build.crosslink.source_pages import PLACEHOLDER  # noqa: E402
 
 
 def clear_caches() -> None:

@@ -15,10 +15,10 @@ from pathlib import Path
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
 
-from livewidgets import fences, trained_model  # noqa: E402
+from layerwise_build.livewidgets import fences, trained_model  # noqa: E402
 
 ASSETS = "assets/layerwise"
 BROWSER_FILES = ("inside.js", "inside.css")

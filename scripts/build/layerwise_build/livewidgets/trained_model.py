@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 CACHE = ROOT / ".cache" / "layerwise-model"
 CHECKPOINT = "model.npz"
 PROVENANCE = "provenance.json"

@@ -12,10 +12,10 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
 
-from livewidgets import engine_package, fences, pyodide_dist  # noqa: E402
+from layerwise_build.livewidgets import engine_package, fences, pyodide_dist  # noqa: E402
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
@@ -44,7 +44,7 @@ def on_config(config):
     taken = _take_engine_modules()
     if not _before_build:
         _before_build.update(taken)
-    from livewidgets import render
+    from layerwise_build.livewidgets import render
 
     version = pyodide_dist.pinned_version(ROOT)
     try:

@@ -24,11 +24,12 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from browserbench import loads, variants  # noqa: E402
 from browserbench.edits import STEPS, type_edits  # noqa: E402
-from livewidgets.serve import start_server  # noqa: E402
-from livewidgets.sitebuild import build_site  # noqa: E402
+from layerwise_build.livewidgets.serve import start_server  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
 
 FULL = {"edits": 200, "navigations": 20}
 QUICK = {"runs": 1, "edits": 15, "navigations": 4}

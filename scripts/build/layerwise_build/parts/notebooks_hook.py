@@ -14,17 +14,17 @@ from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
 
-from crosslink.render import relative_url  # noqa: E402
-from livewidgets.engine_package import SITE_WHEELS, source_digest  # noqa: E402
-from notebooks.notebook import PageSite, page_notebook  # noqa: E402
+from layerwise_build.crosslink.render import relative_url  # noqa: E402
+from layerwise_build.livewidgets.engine_package import SITE_WHEELS, source_digest  # noqa: E402
+from layerwise_build.notebooks.notebook import PageSite, page_notebook  # noqa: E402
 
 SECTIONS = ("layers/", "model/")  # the pages that get a notebook: every layer page and every model page
 FOLDER = "notebooks"
 LINK_TEXT = "Download this page as a notebook"
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[4]
 _build = {}  # state of the current build; reset in on_files because `mkdocs serve` reuses this module
 # page -> (hash of everything its notebook is made from, the notebook's JSON): a `mkdocs serve` rebuild makes and
 # validates again only the notebooks of pages that changed (making all of them costs ~0.2-0.7 s, mostly nbformat

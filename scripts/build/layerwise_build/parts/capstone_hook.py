@@ -13,12 +13,12 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
 
-from livewidgets import fences  # noqa: E402
-from livewidgets.engine_package import source_digest  # noqa: E402
-from yourgpt import page as render  # noqa: E402
+from layerwise_build.livewidgets import fences  # noqa: E402
+from layerwise_build.livewidgets.engine_package import source_digest  # noqa: E402
+from layerwise_build.yourgpt import page as render  # noqa: E402
 
 CACHE = ROOT / ".cache" / "layerwise-capstone"
 STYLESHEET = "assets/layerwise/practice/capstone.css"  # shipped with the practice hook's files

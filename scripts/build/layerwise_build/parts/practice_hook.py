@@ -16,13 +16,13 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 from pymdownx.superfences import SuperFencesException
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # scripts/ is not a package on sys.path
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
 
-from livewidgets import fences  # noqa: E402
-from livewidgets.engine_package import source_digest  # noqa: E402
-from practice import bundle, fence, progress  # noqa: E402
-import sitenav  # noqa: E402
+from layerwise_build.livewidgets import fences  # noqa: E402
+from layerwise_build.livewidgets.engine_package import source_digest  # noqa: E402
+from layerwise_build.practice import bundle, fence, progress  # noqa: E402
+from layerwise_build import sitenav  # noqa: E402
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
 BROWSER_FILES = ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((ROOT / "widgets" / "practice").iterdir())
