@@ -19,14 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "build"))
-os.environ["NO_MKDOCS_2_WARNING"] = "1"
+from layerwise_build.crosslink import codeindex, equations, render
+from layerwise_build.crosslink.project import Project
+from layerwise_build.crosslink.site import SiteBuild
+from layerwise_build.crosslink.source_pages import PLACEHOLDER
 
-from layerwise_build.crosslink import codeindex, equations, render  # noqa: E402
-from layerwise_build.crosslink.project import Project  # noqa: E402
-from layerwise_build.crosslink.site import SiteBuild  # noqa: E402
-from layerwise_build.crosslink.source_pages import PLACEHOLDER  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
+os.environ["NO_MKDOCS_2_WARNING"] = "1"
 
 
 def clear_caches() -> None:

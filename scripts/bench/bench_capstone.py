@@ -23,10 +23,11 @@ from pathlib import Path
 for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, "1")  # Pyodide's NumPy has one thread: compare like with like
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from layerwise_build.livewidgets.serve import start_server  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+
+MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -106,7 +107,7 @@ def main():
     site = f"http://127.0.0.1:{port}/"
     tab = {name: [] for name in variants}
     with tempfile.TemporaryDirectory() as folder:
-        root = build_site(Path(folder) / "site", site, dist, strict=False)
+        root = build_site(MKDOCS_YML, Path(folder) / "site", site, dist, strict=False)
         server = start_server(root, port)
         try:
             with sync_playwright() as playwright:

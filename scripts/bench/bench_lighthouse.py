@@ -20,7 +20,6 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from browserbench.static_host import start_static_host  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
@@ -138,7 +137,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="layerwise-lighthouse-") as folder:
         server = start_static_host(Path(folder) / "site")
         url = f"http://127.0.0.1:{server.server_port}/"
-        build_site(Path(folder) / "site", url, dist)
+        build_site(ROOT / "mkdocs.yml", Path(folder) / "site", url, dist)
         config = pa11y_config(folder)
         rows, details = [], []
         for title, path in pages:

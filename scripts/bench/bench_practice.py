@@ -26,10 +26,11 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from layerwise_build.livewidgets.serve import start_server  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+
+MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -145,7 +146,7 @@ def main():
         port = probe.getsockname()[1]
     site = f"http://127.0.0.1:{port}/"
     with tempfile.TemporaryDirectory() as folder:
-        root = build_site(Path(folder) / "site", site, dist)
+        root = build_site(MKDOCS_YML, Path(folder) / "site", site, dist)
         page_path = next(p.parent.relative_to(root).as_posix() + "/" for p in sorted(root.rglob("index.html"))
                          if f'data-exercise="{args.exercise}"' in p.read_text(encoding="utf-8")
                          and p.parent.name != "practice")

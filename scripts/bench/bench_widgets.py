@@ -24,12 +24,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from browserbench import loads, variants  # noqa: E402
 from browserbench.edits import STEPS, type_edits  # noqa: E402
 from layerwise_build.livewidgets.serve import start_server  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+
+MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
 
 FULL = {"edits": 200, "navigations": 20}
 QUICK = {"runs": 1, "edits": 15, "navigations": 4}
@@ -234,7 +235,7 @@ def main():
         port = probe.getsockname()[1]
         probe.close()
         url = f"http://127.0.0.1:{port}/"
-        root = build_site(Path(tmp) / "site", url, dist, strict=False)
+        root = build_site(MKDOCS_YML, Path(tmp) / "site", url, dist, strict=False)
         server = start_server(root, port)
         widget_id = (root / args.page / "index.html").read_text().split('data-widget-id="', 1)[1].split('"', 1)[0]
         anchor = f"#widget-{widget_id}"  # the widget is on screen, so the engine starts as soon as the script runs

@@ -16,12 +16,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "build"))
 
 from browserbench import loads, trace  # noqa: E402
 from browserbench.edits import type_edits  # noqa: E402
 from layerwise_build.livewidgets.serve import start_server  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+
+MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
 
 
 def trace_load_and_edits(playwright, url, edits, save_to=None):
@@ -62,7 +63,7 @@ def main():
         port = probe.getsockname()[1]
         probe.close()
         url = f"http://127.0.0.1:{port}/"
-        root = Path(args.site) if args.site else build_site(Path(tmp) / "site", url, dist, strict=False)
+        root = Path(args.site) if args.site else build_site(MKDOCS_YML, Path(tmp) / "site", url, dist, strict=False)
         server = start_server(root, port)
         widget_id = (root / args.page / "index.html").read_text().split('data-widget-id="', 1)[1].split('"', 1)[0]
         with sync_playwright() as playwright:

@@ -25,7 +25,7 @@ def cdn_site(tmp_path_factory):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}/"
-    root = build_site(tmp_path_factory.mktemp("cdn-site"), url, None)
+    root = build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("cdn-site"), url, None)
     server = start_server(root, port)
     yield root, url
     server.shutdown()

@@ -17,7 +17,7 @@ import pytest
 
 from page_values import REPO
 
-sys.path.insert(0, str(REPO / "scripts" / "build"))
+sys.path.insert(0, str(REPO / "scripts" / "tools"))
 sys.path.insert(0, str(REPO / "tests" / "site"))
 import seed_overlap  # noqa: E402
 from crosslink_harness import mkdocs_build  # noqa: E402

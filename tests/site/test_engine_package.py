@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "build"))
+from layerwise_build.livewidgets import engine_package
 
-from layerwise_build.livewidgets import engine_package  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 NPM_LOCK = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
 RUNTIME_URL = "../../../pyodide/"

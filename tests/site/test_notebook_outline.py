@@ -68,4 +68,4 @@ def test_headings_first_sentences_and_live_parts_in_document_order():
         ("Heading", 2, "Practice"),
         ("Fence", None, ("exercise", "linear-forward")),
     ]
-    assert items[6].body == '{"X": [[1]]}'  # the tab's indentation removed, as the widgets' hook reads it
+    assert items[6].body == '{"X": [[1]]}'  # the tab's indentation removed, as the widgets' part reads it

@@ -1,4 +1,5 @@
-"""Build the site for a test or benchmark: into a given folder, for a given origin, with a given Pyodide folder.
+"""Build a site for a test or benchmark: from a given mkdocs.yml, into a given folder, for a given origin, with a
+given Pyodide folder.
 
 ``site_url`` must match the origin the site is served from, or mkdocs-material silently turns instant navigation
 into full page loads.
@@ -9,11 +10,10 @@ from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-ROOT = Path(__file__).resolve().parents[4]
 
-
-def build_site(site_dir, site_url, pyodide_dist, strict=True):
-    """Build (strictly by default), self-hosting ``pyodide_dist`` (None: the official CDN). Returns ``site_dir``."""
+def build_site(config_file, site_dir, site_url, pyodide_dist, strict=True):
+    """Build ``config_file`` (strictly by default), self-hosting ``pyodide_dist`` (None: the official CDN). Returns
+    ``site_dir``."""
     saved = os.environ.get("PYODIDE_DIST")
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     if pyodide_dist:
@@ -21,7 +21,7 @@ def build_site(site_dir, site_url, pyodide_dist, strict=True):
     else:
         os.environ.pop("PYODIDE_DIST", None)
     try:
-        config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site_dir), site_url=site_url, strict=strict)
+        config = load_config(str(config_file), site_dir=str(site_dir), site_url=site_url, strict=strict)
         config.plugins.on_startup(command="build", dirty=False)
         try:
             build(config)

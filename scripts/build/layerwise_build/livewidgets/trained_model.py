@@ -13,8 +13,7 @@ import json
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[4]
-CACHE = ROOT / ".cache" / "layerwise-model"
+CACHE = Path(".cache") / "layerwise-model"  # under the project's root
 CHECKPOINT = "model.npz"
 PROVENANCE = "provenance.json"
 
@@ -44,11 +43,11 @@ def model_key(root):
     return digest.hexdigest()[:16]
 
 
-def ensure(root=ROOT, cache_root=CACHE, log=print):
-    """The folder holding the trained checkpoint and its provenance for the current sources, training first if it
-    is missing."""
+def ensure(root, cache_root=None, log=print):
+    """The folder holding the trained checkpoint and its provenance for the sources of the project at ``root``,
+    training first if it is missing (kept in ``cache_root``, by default ``root/.cache/layerwise-model``)."""
     key = model_key(root)
-    folder = Path(cache_root) / key
+    folder = Path(cache_root or Path(root) / CACHE) / key
     if (folder / CHECKPOINT).is_file() and (folder / PROVENANCE).is_file():
         return folder
     from engine.checkpoint import save_checkpoint

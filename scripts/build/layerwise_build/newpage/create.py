@@ -3,7 +3,7 @@ import os
 import re
 from pathlib import Path
 
-from layerwise_build import sitenav
+from .. import sitenav
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 # template -> the file it becomes ({name}: the module name; {folder}: the docs folder of the page it follows)

@@ -15,9 +15,9 @@ from typing import Callable
 
 from nbformat import v4
 
-from layerwise_build.crosslink.fences import Fence
-from layerwise_build.crosslink.shapes import LETTERS, letter_values, shape_rows
-from layerwise_build.practice.fence import KIND_LABELS
+from ..crosslink.fences import Fence
+from ..crosslink.shapes import LETTERS, letter_values, shape_rows
+from ..practice.fence import KIND_LABELS
 
 from .outline import Heading, Sentence, outline
 

@@ -10,7 +10,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from layerwise_build.crosslink.fences import Fence, scan
+from ..crosslink.fences import Fence, scan
 
 PARTS = ("widget", "shapes", "exercise")  # the fences a notebook turns into code
 _HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*(?:\{[^}]*\}\s*)?$")  # levels 1-3, an attribute list {#id} dropped

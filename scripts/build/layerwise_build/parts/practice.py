@@ -1,14 +1,15 @@
-"""mkdocs hook for practice: the ``exercise`` and ``practice-index`` fences, the "Practice 0/N" count in a page's
-Practice heading and under its title, the knowledge checks' answer boxes, and the browser code (widgets/practice/,
-widgets/engine-client.js, the editor bundle) in the site.
+"""The plugin's part for practice (option ``practice``, the exercises' module): the ``exercise`` and
+``practice-index`` fences, the "Practice 0/N" count in a page's Practice heading and under its title, the knowledge
+checks' answer boxes, and the browser code (``<widgets>/practice/``, ``<widgets>/engine-client.js``, the editor
+bundle) in the site.
 
-Listed under ``hooks:`` in mkdocs.yml after the widgets' hook (whose engine wheel and engine-config.js the practice
-worker uses too). Every exercise is checked by ``engine.exercises.validate`` as its fence is rendered, so the strict
-build fails on an unknown id, a starter or solution that does not parse, or a solution failing its own tests.
+Runs after the widgets' part, whose engine wheel and engine-config.js the practice worker uses too. Every exercise
+is checked by the module's ``validate`` (``engine.exercises.validate``) as its fence is rendered, so the strict build
+fails on an unknown id, a starter or solution that does not parse, or a solution failing its own tests.
 """
+import importlib
 import logging
 import re
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -16,19 +17,14 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 from pymdownx.superfences import SuperFencesException
 
-ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
-
-from layerwise_build.livewidgets import fences  # noqa: E402
-from layerwise_build.livewidgets.engine_package import source_digest  # noqa: E402
-from layerwise_build.practice import bundle, fence, progress  # noqa: E402
-from layerwise_build import sitenav  # noqa: E402
+from .. import sitenav
+from ..livewidgets import fences
+from ..livewidgets.engine_package import source_digest
+from ..practice import bundle, fence, progress
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
-BROWSER_FILES = ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((ROOT / "widgets" / "practice").iterdir())
-                                         if p.suffix in (".js", ".css") and p.name != "codemirror.js"]
-EDITOR_ENTRY = ROOT / "widgets" / "practice" / "codemirror.js"  # bundled, not shipped as is
-EDITOR_CACHE = ROOT / ".cache" / "layerwise-editor"
+EDITOR_ENTRY = "codemirror.js"  # in <widgets>/practice/: bundled, not shipped as is
+EDITOR_CACHE = Path(".cache") / "layerwise-editor"  # under the project's root
 # ```exercise id="..."``` as written in a page (any fence length, any indentation: admonitions and tabs too)
 EXERCISE_FENCE = re.compile(r'^[ \t]*(?:`{3,}|~{3,})[ \t]*exercise\b[^\n]*?\bid="([^"]+)"', re.M)
 PRACTICE_HEADING = re.compile(r'(<h2 id="practice">Practice)')
@@ -40,14 +36,22 @@ _build = {}  # state of the current build; reset in on_config because `mkdocs se
 _validated = set()
 
 
-def on_config(config):
+def browser_files(widgets):
+    """The files shipped under ``assets/layerwise/``: the engine client and practice's scripts and styles."""
+    return ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((widgets / "practice").iterdir())
+                                   if p.suffix in (".js", ".css") and p.name != EDITOR_ENTRY]
+
+
+def on_config(config, options, root):
+    widgets = Path(options.widgets)
     try:
-        editor = bundle.build_bundle(ROOT, EDITOR_ENTRY, EDITOR_CACHE)
+        editor = bundle.build_bundle(root, widgets / "practice" / EDITOR_ENTRY, root / EDITOR_CACHE)
     except bundle.BundleError as error:
         raise PluginError(str(error)) from None
     _build.clear()
     _build.update(editor=editor, placements={}, page=None, page_url=None, exercises_on_page={},
-                  engine_hash=source_digest(ROOT), nav_position=sitenav.nav_position(config.nav))
+                  engine_hash=source_digest(root), nav_position=sitenav.nav_position(config.nav),
+                  exercises=importlib.import_module(options.practice), widgets=widgets)
     loader = f"{ASSETS}/practice/loader.js"
     if loader not in [str(e) for e in config.extra_javascript]:
         config.extra_javascript.append(loader)
@@ -72,8 +76,8 @@ def on_files(files, config):
                 raise PluginError(f"exercise '{exercise_id}' is placed twice: on {_build['placements'][exercise_id][0]}"
                                   f" and on {page.src_uri}")
             _build["placements"][exercise_id] = (page.src_uri, title.group(1) if title else page.src_uri, page.url)
-    for name in BROWSER_FILES:
-        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(ROOT / "widgets" / name)))
+    for name in browser_files(_build["widgets"]):
+        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["widgets"] / name)))
     editor = _build["editor"]
     for path in (editor, editor.parent / bundle.LICENSES_NAME):
         files.append(File.generated(config, f"{ASSETS}/practice/{path.name}", abs_src_path=str(path)))
@@ -92,16 +96,13 @@ def _validate_exercise(language, inputs, options, attrs, md):
 
 
 def _format_exercise(source, language, class_name, options, md, **kwargs):
-    from engine.errors import LayerwiseError
-    from engine.exercises import get, validate
-
-    exercise_id, page = options["id"], _build["page"]
+    exercises, exercise_id, page = _build["exercises"], options["id"], _build["page"]
     if source.strip():
         _fail(f"exercise '{exercise_id}': the fence's body must be empty (the exercise lives in its module)")
     key = (_build["engine_hash"], exercise_id, page)
     try:
-        exercise = get(exercise_id) if key in _validated else validate(exercise_id, page)
-    except LayerwiseError as error:
+        exercise = exercises.get(exercise_id) if key in _validated else exercises.validate(exercise_id, page)
+    except ValueError as error:  # the engine's LayerwiseError: a problem of the exercise, named
         raise SuperFencesException(str(error)) from None
     _validated.add(key)
     if exercise.PAGE != page:
@@ -118,16 +119,16 @@ def _validate_index(language, inputs, options, attrs, md):
 
 
 def _format_index(source, language, class_name, options, md, **kwargs):
-    from engine.exercises import get, ids
-
-    placed = [exercise_id for exercise_id in ids() if exercise_id in _build["placements"]]  # not on a page: unlisted
+    exercises = _build["exercises"]
+    # an exercise on no page is not listed
+    placed = [exercise_id for exercise_id in exercises.ids() if exercise_id in _build["placements"]]
     # the nav's page order, then each module's ORDER within a page (ids() sorts by ORDER)
     placed.sort(key=lambda exercise_id: _build["nav_position"](_build["placements"][exercise_id][0]))
     entries = []
     for exercise_id in placed:
         _, title, url = _build["placements"][exercise_id]
         link = get_relative_url(url, _build["page_url"]) + f"#exercise-{exercise_id}"
-        entries.append((exercise_id, get(exercise_id), title, link))
+        entries.append((exercise_id, exercises.get(exercise_id), title, link))
     return fence.index_html(entries)
 
 
@@ -159,5 +160,5 @@ def _fail(message):
 
 
 def on_serve(server, config, builder):
-    server.watch(str(ROOT / "widgets"))
+    server.watch(str(_build["widgets"]))
     return server

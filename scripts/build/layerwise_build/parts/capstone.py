@@ -1,32 +1,29 @@
-"""mkdocs hook for the page "Build your GPT": the ```capstone fence, ``part="functions"`` (every function the model
-needs and the exercise that makes it the learner's) or ``part="trainer"`` (controls, chart, samples, with the
-engine's own curves for every offered setting, computed here and cached by a hash of engine/).
+"""The plugin's part for the page "Build your GPT" (option ``capstone``): the ```capstone fence,
+``part="functions"`` (every function the model needs and the exercise that makes it the learner's) or
+``part="trainer"`` (controls, chart, samples, with the engine's own curves for every offered setting, computed here
+and cached by a hash of engine/).
 
-Listed under ``hooks:`` in mkdocs.yml after the practice hook, whose browser files (widgets/practice/) hold the
-page's script, ``capstone.js``.
+Runs after the practice part, whose browser files (``<widgets>/practice/``) hold the page's script, ``capstone.js``.
 """
 import json
-import sys
 from html import escape
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
+from ..livewidgets import fences
+from ..livewidgets.engine_package import source_digest
+from ..yourgpt import page as render
 
-from layerwise_build.livewidgets import fences  # noqa: E402
-from layerwise_build.livewidgets.engine_package import source_digest  # noqa: E402
-from layerwise_build.yourgpt import page as render  # noqa: E402
-
-CACHE = ROOT / ".cache" / "layerwise-capstone"
-STYLESHEET = "assets/layerwise/practice/capstone.css"  # shipped with the practice hook's files
+CACHE = Path(".cache") / "layerwise-capstone"  # under the project's root
+STYLESHEET = "assets/layerwise/practice/capstone.css"  # shipped with the practice part's files
 _build = {}  # reset in on_config: `mkdocs serve` reuses this module
 
 
-def on_config(config):
+def on_config(config, options, root):
     _build.clear()
+    _build["root"] = root
     if STYLESHEET not in [str(e) for e in config.extra_css]:
         config.extra_css.append(STYLESHEET)
     custom = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -103,11 +100,11 @@ def _reference():
     """The engine's curves for every offered setting, from the cache when engine/ has not changed."""
     from engine.capstone import reference
 
-    path = CACHE / f"{source_digest(ROOT)}.json"
+    path = _build["root"] / CACHE / f"{source_digest(_build['root'])}.json"
     if path.is_file():
         return json.loads(path.read_text())
     curves = reference.curves()
-    CACHE.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(curves))
     return curves
 

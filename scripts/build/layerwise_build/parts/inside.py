@@ -1,24 +1,21 @@
-"""mkdocs hook for the page "Inside a trained model": the ```inside fences, the trained checkpoint and its browser code.
+"""The plugin's part for the page "Inside a trained model" (option ``inside``): the ```inside fences, the trained
+checkpoint and its browser code.
 
 ``on_config`` makes sure the trained model exists (``livewidgets/trained_model.py``: trained once per change of the
 training code, then cached); each fence ``inside panel="..."`` renders one panel pre-computed for the default
 prompt by ``engine.inside``, the module the browser's worker runs when the reader edits the prompt; the
 checkpoint is served from the site as ``assets/layerwise/model-<key>.npz`` and fetched by the worker.
-Listed after widgets_hook.py, whose engine wheel and worker the page uses.
+Runs after the widgets' part, whose engine wheel and worker the page uses.
 """
 import html
 import json
 import logging
-import sys
 from pathlib import Path
 
 from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
-
-from layerwise_build.livewidgets import fences, trained_model  # noqa: E402
+from ..livewidgets import fences, trained_model
 
 ASSETS = "assets/layerwise"
 BROWSER_FILES = ("inside.js", "inside.css")
@@ -30,10 +27,10 @@ LOG = logging.getLogger("mkdocs.hooks.inside")
 _build = {}  # reset in on_config: `mkdocs serve` reuses this module
 
 
-def on_config(config):
-    folder = trained_model.ensure(log=LOG.info)
+def on_config(config, options, root):
+    folder = trained_model.ensure(root, log=LOG.info)
     _build.clear()
-    _build.update(folder=folder, page=None, result=None)
+    _build.update(folder=folder, page=None, result=None, widgets=Path(options.widgets))
     script = ExtraScriptValue(f"{ASSETS}/inside.js")
     script.type = "module"
     if str(script) not in [str(e) for e in config.extra_javascript]:
@@ -93,7 +90,7 @@ def _format(source, language, class_name, options, md, **kwargs):
 
 def on_files(files, config):
     for name in BROWSER_FILES:
-        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(ROOT / "widgets" / name)))
+        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["widgets"] / name)))
     files.append(File.generated(config, f"{ASSETS}/{model_file()}",
                                 abs_src_path=str(_build["folder"] / trained_model.CHECKPOINT)))
     return files

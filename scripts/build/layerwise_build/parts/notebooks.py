@@ -1,55 +1,57 @@
-"""mkdocs hook: every layer and model page as a notebook (``notebooks/<page>.ipynb``), linked from the top of the page.
+"""The plugin's part for notebooks (option ``notebooks``, the docs folders whose pages get one): each such page as a
+notebook (``notebooks/<page>.ipynb``), linked from the top of the page.
 
-Listed under ``hooks:`` in mkdocs.yml after the widgets' hook, which ships the engine's pure wheel under ``wheels/``:
-each notebook's first cell installs it from ``site_url``. The notebook is made from the page's Markdown as the
-cross-linker hands it on (inline values filled in) and its table of contents; the work is in ``scripts/notebooks/``.
+Runs after the widgets' part, which ships the engine's pure wheel under ``wheels/``: each notebook's first cell
+installs it from ``site_url``. The notebook is made from the page's Markdown as the cross-linker hands it on (inline
+values filled in) and its table of contents; the work is in ``notebooks/``.
 """
 import hashlib
 import json
 import posixpath
-import sys
 from html import escape
 from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
+from ..crosslink.render import relative_url
+from ..livewidgets.engine_package import SITE_WHEELS, source_digest
+from ..notebooks.notebook import PageSite, page_notebook
 
-from layerwise_build.crosslink.render import relative_url  # noqa: E402
-from layerwise_build.livewidgets.engine_package import SITE_WHEELS, source_digest  # noqa: E402
-from layerwise_build.notebooks.notebook import PageSite, page_notebook  # noqa: E402
-
-SECTIONS = ("layers/", "model/")  # the pages that get a notebook: every layer page and every model page
 FOLDER = "notebooks"
 LINK_TEXT = "Download this page as a notebook"
 
-ROOT = Path(__file__).resolve().parents[4]
-_build = {}  # state of the current build; reset in on_files because `mkdocs serve` reuses this module
+_build = {}  # state of the current build; reset in on_config and on_files because `mkdocs serve` reuses this module
 # page -> (hash of everything its notebook is made from, the notebook's JSON): a `mkdocs serve` rebuild makes and
 # validates again only the notebooks of pages that changed (making all of them costs ~0.2-0.7 s, mostly nbformat
 # validating every new cell).
 _made = {}
 
 
-def notebook_path(src_uri):
-    """``notebooks/layers/layernorm.ipynb`` for ``layers/layernorm.md``; None for a page without a notebook."""
-    return f"{FOLDER}/{src_uri[:-len('.md')]}.ipynb" if src_uri.startswith(SECTIONS) else None
+def notebook_path(src_uri, sections):
+    """``notebooks/layers/layernorm.ipynb`` for ``layers/layernorm.md`` when ``layers/`` is one of ``sections``;
+    None for a page without a notebook."""
+    return f"{FOLDER}/{src_uri[:-len('.md')]}.ipynb" if src_uri.startswith(sections) else None
+
+
+def on_config(config, options, root):
+    _build.clear()
+    _build.update(sections=tuple(folder.rstrip("/") + "/" for folder in options.notebooks), root=root)
+    return config
 
 
 def on_files(files, config):
     wheels = [f for f in files if f.src_uri.startswith(f"{SITE_WHEELS}/") and f.src_uri.endswith(".whl")]
     if len(wheels) != 1:
         raise PluginError(f"notebooks: expected the engine's pure wheel in {SITE_WHEELS}/ (shipped by the widgets' "
-                          f"hook, listed before this one), found {[f.src_uri for f in wheels]}")
-    _build.clear()
+                          f"part, which runs before this one), found {[f.src_uri for f in wheels]}")
     _build.update(wheel_url=urljoin(config.site_url, wheels[0].url), files=files, markdown={},
-                  engine=source_digest(ROOT))  # kinds' inputs, exercises' statements and starters
+                  engine=source_digest(_build["root"]))  # kinds' inputs, exercises' statements and starters
     return files
 
 
 def on_page_markdown(markdown, page, **kwargs):
-    if notebook_path(page.file.src_uri):
+    if notebook_path(page.file.src_uri, _build["sections"]):
         _build["markdown"][page.file.src_uri] = markdown
     return markdown
 
@@ -57,7 +59,7 @@ def on_page_markdown(markdown, page, **kwargs):
 def on_page_content(html, page, config, **kwargs):
     """Write the page's notebook into the site and put the link to it above the title (rendered here, so nothing
     moves when the page's scripts run)."""
-    path = notebook_path(page.file.src_uri)
+    path = notebook_path(page.file.src_uri, _build["sections"])
     if not path:
         return html
     site = PageSite(url=urljoin(config.site_url, page.url), wheel_url=_build["wheel_url"],

@@ -1,34 +1,29 @@
-"""mkdocs hooks of Layerwise's build: the cross-linker, generated source pages, math rendered by KaTeX, a link check.
+"""The plugin's first part, always on: the cross-linker, generated source pages, math rendered by KaTeX, the
+learning path, the scaffold's unfilled places, a link check.
 
-Registered in mkdocs.yml under `hooks:`. The work lives in `scripts/crosslink/` and `scripts/mathrender/`; this file
-only connects it to mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so
-`--strict` fails.
+The work lives in ``crosslink/``, ``mathrender/``, ``sitenav/`` and ``newpage/``; this module only connects it to
+mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so ``--strict`` fails.
 """
 from __future__ import annotations
 
 import logging
 import re
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
-SCRIPTS = Path(__file__).resolve().parents[2]  # scripts/build: layerwise_build is not installed yet
-if str(SCRIPTS) not in sys.path:
-    sys.path.insert(0, str(SCRIPTS))
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, InclusionLevel
 
-from mkdocs.exceptions import PluginError  # noqa: E402
-from mkdocs.structure.files import File, InclusionLevel  # noqa: E402
-
-from layerwise_build.crosslink.codeindex import python_files  # noqa: E402
-from layerwise_build.crosslink.linkcheck import check_site  # noqa: E402
-from layerwise_build.crosslink.project import Project  # noqa: E402
-from layerwise_build.crosslink.site import SiteBuild  # noqa: E402
-from layerwise_build.mathrender import KatexError, KatexRenderer, index_math, render_math  # noqa: E402
-from layerwise_build.newpage.places import unfilled  # noqa: E402
-from layerwise_build import sitenav  # noqa: E402
+from .. import sitenav
+from ..crosslink.codeindex import python_files
+from ..crosslink.linkcheck import check_site
+from ..crosslink.project import Project
+from ..crosslink.site import SiteBuild
+from ..mathrender import KatexError, KatexRenderer, index_math, render_math
+from ..newpage.places import unfilled
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
-KATEX_DIST = SCRIPTS.parents[1] / "node_modules" / "katex" / "dist"
+KATEX_DIST = Path("node_modules") / "katex" / "dist"  # under the project's root, where `npm ci` puts it
 KATEX_FILES = ["katex.min.css"]  # and its fonts: the HTML is made at build time, so no KaTeX script ships
 KATEX_SITE_DIR = "assets/vendor/katex"
 _ID = re.compile(r'\bid="([^"]+)"')
@@ -38,16 +33,15 @@ _page_texts: dict[str, str] = {}  # every page's Markdown, front matter included
 _katex = KatexRenderer()  # kept across `mkdocs serve` rebuilds: its cache makes a rebuild render only new formulas
 
 
-def project_of(config) -> Project:
-    """The code beside the docs folder; `extra: {crosslink_package: ...}` names another package (test fixtures)."""
-    root = Path(config.docs_dir).resolve().parent
-    return Project(root=root, package=config.extra.get("crosslink_package", "engine"), exclude=("tests/site/fixtures",),
-                   demos=("engine/examples",))
+def project_of(options, root) -> Project:
+    """The code the plugin's options name: the package, its tests, its demonstrations and what to leave out."""
+    return Project(root=root, package=options.package, tests=options.tests, exclude=tuple(options.exclude),
+                   demos=tuple(options.demos))
 
 
-def on_config(config):
+def on_config(config, options, root):
     global _build
-    _build = SiteBuild(project_of(config), log.warning)
+    _build = SiteBuild(project_of(options, root), log.warning)
     project = _build.project
     superfences = config.mdx_configs.setdefault("pymdownx.superfences", {})
     superfences["custom_fences"] = [
@@ -67,7 +61,8 @@ def on_files(files, config):
     _page_texts.clear()
     _page_texts.update(pages)
     project = _build.project
-    for message in unfilled(project.root, ["docs", project.package, "tests"], exclude=project.exclude):
+    docs = Path(config.docs_dir).resolve().relative_to(project.root).as_posix()
+    for message in unfilled(project.root, [docs, project.package, project.tests], exclude=project.exclude):
         log.warning(message)  # a scaffolded page's places (scripts/newpage): one warning each, so --strict fails
     index = _build.index
     log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
@@ -78,11 +73,12 @@ def on_files(files, config):
         inclusion = InclusionLevel.NOT_IN_NAV if _build.project.is_test(path) else InclusionLevel.UNDEFINED
         files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path),
                                     inclusion=inclusion))
-    if not KATEX_DIST.is_dir():
-        raise PluginError(f"KaTeX is missing at {KATEX_DIST}: run `npm ci` (bash scripts/dev.sh serve does it)")
-    vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((KATEX_DIST / "fonts").iterdir())]
+    katex = project.root / KATEX_DIST
+    if not katex.is_dir():
+        raise PluginError(f"KaTeX is missing at {katex}: run `npm ci` (bash scripts/dev.sh serve does it)")
+    vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((katex / "fonts").iterdir())]
     for name in vendored:
-        files.append(File.generated(config, f"{KATEX_SITE_DIR}/{name}", abs_src_path=str(KATEX_DIST / name)))
+        files.append(File.generated(config, f"{KATEX_SITE_DIR}/{name}", abs_src_path=str(katex / name)))
     return files
 
 

@@ -1,10 +1,11 @@
-"""mkdocs hook for the live widgets: pre-renders ```widget fences, ships the browser code, the engine wheel with the
-site's pyodide-lock.json, the engine's pure wheel for ``pip install`` (``wheels/``), and (with ``PYODIDE_DIST``) a
-self-hosted Pyodide into the built site.
+"""The plugin's part for the live widgets (option ``widgets``): pre-renders ```widget fences, ships the browser code,
+the engine wheel with the site's pyodide-lock.json, the engine's pure wheel for ``pip install`` (``wheels/``), and
+(with ``pyodide_dist`` or ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
 
-Listed under ``hooks:`` in mkdocs.yml beside the cross-linker's hook; the work is done in ``scripts/livewidgets/``.
+The work is done in ``livewidgets/``; the parts after this one use its wheel, engine-config.js and worker.
 """
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -12,10 +13,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-ROOT = Path(__file__).resolve().parents[4]
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts/build: layerwise_build is not installed yet
-
-from layerwise_build.livewidgets import engine_package, fences, pyodide_dist  # noqa: E402
+from ..livewidgets import engine_package, fences, pyodide_dist
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
@@ -24,7 +22,7 @@ BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "widget-state.
 BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css")  # the workers importScripts the loader
 CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
-PACKAGE_CACHE = ROOT / ".cache" / "layerwise-engine"
+PACKAGE_CACHE = Path(".cache") / "layerwise-engine"  # under the project's root
 # The self-hosted runtime seen from the engine's folder in the site (ASSETS/engine-<key>/): its lock file names
 # NumPy by this relative path, so the site works under any origin and path.
 SELF_HOSTED_FROM_ENGINE = "../" * (ASSETS.count("/") + 2) + pyodide_dist.SITE_FOLDER + "/"
@@ -39,30 +37,32 @@ def _take_engine_modules():
     return {name: sys.modules.pop(name) for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]}
 
 
-def on_config(config):
+def on_config(config, options, root):
     # `mkdocs serve`: pre-render with the engine as it is now, not as first imported
     taken = _take_engine_modules()
     if not _before_build:
         _before_build.update(taken)
-    from layerwise_build.livewidgets import render
+    from ..livewidgets import render
 
-    version = pyodide_dist.pinned_version(ROOT)
+    version = pyodide_dist.pinned_version(root)
+    environ = os.environ if options.pyodide_dist is None else {"PYODIDE_DIST": options.pyodide_dist}
     try:
-        dist = pyodide_dist.self_hosted_dist(version)
+        dist = pyodide_dist.self_hosted_dist(version, environ)
     except pyodide_dist.PyodideDistError as error:
         raise PluginError(str(error)) from None
     # The lock file starts from the runtime's own: the self-hosted folder's, or the npm package's (the same release
     # as the CDN's, whose NumPy entry it then points at by absolute URL).
-    runtime = dist or ROOT / "node_modules" / "pyodide"
+    runtime = dist or root / "node_modules" / "pyodide"
     if not (runtime / engine_package.LOCK).is_file():
         raise PluginError(f"no {engine_package.LOCK} in {runtime}: run `npm ci` (scripts/dev.sh does it)")
     runtime_url = SELF_HOSTED_FROM_ENGINE if dist else pyodide_dist.cdn_url(version)
     try:
-        package, key = engine_package.build(ROOT, runtime / engine_package.LOCK, runtime_url, PACKAGE_CACHE)
+        package, key = engine_package.build(root, runtime / engine_package.LOCK, runtime_url, root / PACKAGE_CACHE)
     except engine_package.PackagingError as error:
         raise PluginError(str(error)) from None
     _build.clear()
-    _build.update(render=render, dist=dist, version=version, package=package, key=key, page=None, counts={})
+    _build.update(render=render, dist=dist, version=version, package=package, key=key, page=None, counts={},
+                  browser=Path(options.widgets))
 
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
     # (seconds to load) then starts before other scripts' page work. Every module gets its own tag, not only the
@@ -120,7 +120,7 @@ def _fail(message):
 
 def on_files(files, config):
     for name in BROWSER_FILES:
-        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(ROOT / "widgets" / name)))
+        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["browser"] / name)))
     engine_folder = f"engine-{_build['key']}"  # named by content: a changed engine is never served from a cache
     for path in sorted(p for p in _build["package"].iterdir() if p.is_file()):  # the compiled wheel and pyodide-lock.json
         files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
@@ -153,6 +153,5 @@ def on_post_build(config):
 
 
 def on_serve(server, config, builder):
-    for folder in ("widgets", "engine"):
-        server.watch(str(ROOT / folder))
+    server.watch(str(_build["browser"]))  # the engine's folder is in mkdocs.yml's watch: list
     return server
