@@ -1,10 +1,10 @@
 """Benchmark of the site build: the full strict build, the cross-linker alone, and a serve-style rebuild.
 
-    .venv/bin/python scripts/bench_build.py [--runs 3]
+    .venv/bin/python scripts/bench/bench_build.py [--runs 3]
 
 Prints min / median / max seconds. The rebuild measurement builds a mirror of the project twice in one process,
 as `mkdocs serve` does, changing one page in between, and reports how many Python files the cross-linker re-parsed
-and how long the notebooks' hook took.
+and how long the plugin's notebooks part took.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from layerwise_build.crosslink import codeindex, equations, render
 from layerwise_build.crosslink.project import Project
 from layerwise_build.crosslink.site import SiteBuild
 from layerwise_build.crosslink.source_pages import PLACEHOLDER
+from layerwise_build.parts import notebooks as notebooks_part
 
 ROOT = Path(__file__).resolve().parents[2]
 os.environ["NO_MKDOCS_2_WARNING"] = "1"
@@ -82,8 +83,9 @@ class _ParseCounter(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def _time_hook(config, module: str, spent: list[float]) -> None:
-    """Wrap every event of the hook whose module is `module` so that its wall time adds up in spent[0]."""
+def _time_part(part, spent: list[float]):
+    """Wrap every event handler of the plugin's part module ``part`` (the plugin looks them up at each event) so
+    that its wall time adds up in spent[0]; returns a function that puts the handlers back."""
     def timed(event):
         def run(*args, **kwargs):
             start = time.perf_counter()
@@ -93,8 +95,10 @@ def _time_hook(config, module: str, spent: list[float]) -> None:
                 spent[0] += time.perf_counter() - start
         return run
 
-    for events in config.plugins.events.values():
-        events[:] = [timed(e) if getattr(e, "__module__", "").endswith(module) else e for e in events]
+    handlers = {name: getattr(part, name) for name in dir(part) if name.startswith("on_")}
+    for name, handler in handlers.items():
+        setattr(part, name, timed(handler))
+    return lambda: [setattr(part, name, handler) for name, handler in handlers.items()]
 
 
 def serve_style_rebuild() -> None:
@@ -108,7 +112,9 @@ def serve_style_rebuild() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         mirror = Path(tmp) / "project"
         mirror.mkdir()
-        for name in ("engine", "tests", "scripts", "widgets", "node_modules", "pyproject.toml", "package.json"):
+        # the project's root is mkdocs.yml's folder: the mirror links what the plugin finds there
+        for name in ("engine", "tests", "widgets", "node_modules", ".venv-pyodide", ".cache", "pyproject.toml",
+                     "README.md", "package.json", "package-lock.json"):
             if (ROOT / name).exists():
                 (mirror / name).symlink_to(ROOT / name)
         shutil.copytree(ROOT / "docs", mirror / "docs")
@@ -121,12 +127,15 @@ def serve_style_rebuild() -> None:
                 page.write_text(page.read_text() + "\nOne more sentence, as an author would add it.\n")
             config = load_config(str(mirror / "mkdocs.yml"), site_dir=str(Path(tmp) / "site"), strict=True)
             notebooks = [0.0]
-            _time_hook(config, "notebooks_hook.py", notebooks)
+            restore = _time_part(notebooks_part, notebooks)
             start = time.perf_counter()
-            build(config)
+            try:
+                build(config)
+            finally:
+                restore()
             timings.append((step, time.perf_counter() - start, counter.messages[-1], notebooks[0]))
     for step, seconds, message, notebooks in timings:
-        print(f"  {step:<46} {seconds:6.2f} s   {message}; notebooks' hook {notebooks:.2f} s")
+        print(f"  {step:<46} {seconds:6.2f} s   {message}; notebooks' part {notebooks:.2f} s")
 
 
 def main() -> None:

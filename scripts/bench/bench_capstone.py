@@ -1,6 +1,6 @@
 """Benchmark "Build your GPT": training in the tab against the CPython engine on this machine (needs PYODIDE_DIST).
 
-  PYODIDE_DIST=/path .venv/bin/python scripts/bench_capstone.py [--runs 3] [--steps 100]
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_capstone.py [--runs 3] [--steps 100]
 
 Reports, min/median/max over --runs (CPython and tab runs interleaved): the CPython engine's steps/s for the page's model and settings (one BLAS
 thread, as Pyodide has), with the engine's functions and with the exercises' solutions swapped in (typical learner

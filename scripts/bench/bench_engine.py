@@ -1,7 +1,7 @@
 """Benchmark the NumPy engine on the default GPTConfig: training throughput and one block's forward + backward.
 
-    .venv/bin/python scripts/bench_engine.py [--dtype float64|float32] [--repeats 15] [--batch-size 16]
-    OPENBLAS_NUM_THREADS=2 .venv/bin/python scripts/bench_engine.py   # to compare with threaded BLAS
+    .venv/bin/python scripts/bench/bench_engine.py [--dtype float64|float32] [--repeats 15] [--batch-size 16]
+    OPENBLAS_NUM_THREADS=2 .venv/bin/python scripts/bench/bench_engine.py   # to compare with threaded BLAS
 
 Each measurement is repeated and reported as min / median / max, so one noisy run does not decide the result.
 Training tokens/s counts every part of a step: batch sampling, forward, backward, clipping and the AdamW update.

@@ -1,6 +1,6 @@
 """Benchmark generation with and without the KV cache: milliseconds per generated token.
 
-    .venv/bin/python scripts/bench_generate.py [--repeats 7] [--long-context 256]
+    .venv/bin/python scripts/bench/bench_generate.py [--repeats 7] [--long-context 256]
 
 Each run starts from a one-id prompt and generates until the context holds ``seq_len`` ids, so the last step reads a
 full window; a third row per configuration goes on for another ``seq_len`` ids, where the window slides and the cache

@@ -6,8 +6,8 @@ passing run (the solution) and a failing run (the first known mistake, whose hin
 mistakes' outputs, computed ahead with the references). This is the Python part of the
 browser's Run -> verdict time; the browser benchmark adds the worker round trip and the rendering.
 
-    .venv/bin/python scripts/bench_grading.py [--repeats 5]
-    PYODIDE_DIST=/path .venv/bin/python scripts/bench_grading.py
+    .venv/bin/python scripts/bench/bench_grading.py [--repeats 5]
+    PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_grading.py
 """
 import argparse
 import json

@@ -1,6 +1,6 @@
 """Benchmark every widget kind's compute in CPython at its defaults: min/median/max per call, in milliseconds.
 
-    .venv/bin/python scripts/bench_kinds.py [--repeats 15] [--kind generation ...]
+    .venv/bin/python scripts/bench/bench_kinds.py [--repeats 15] [--kind generation ...]
 
 "edit" is what the reader waits for (validation, compute, JSON); "check" is the deferred gradient check that the
 browser runs after showing the outputs; "first" is the first call in this process, before any memo (a trained

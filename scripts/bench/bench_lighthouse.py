@@ -1,6 +1,6 @@
 """Lighthouse and pa11y on the pages a reader opens first, as web engineers judge a site (needs PYODIDE_DIST).
 
-  PYODIDE_DIST=/path .venv/bin/python scripts/bench_lighthouse.py [--pages layernorm,attention] [--details]
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_lighthouse.py [--pages layernorm,attention] [--details]
 
 Builds the strict site self-hosting PYODIDE_DIST, serves it as a static host does (browserbench/static_host.py:
 gzip for text and wasm, max-age=600), then for Home, every layer page and every model page of the nav runs

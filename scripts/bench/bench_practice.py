@@ -1,6 +1,6 @@
 """Benchmark practice in headless Chromium on localhost (needs PYODIDE_DIST).
 
-  PYODIDE_DIST=/path .venv/bin/python scripts/bench_practice.py [--runs 5] [--warm-runs 50] [--exercise ID]
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_practice.py [--runs 5] [--warm-runs 50] [--exercise ID]
 
 Reports: the bytes practice adds to an exercise page (every file under assets/layerwise/practice/ plus
 engine-client.js that the page fetched before any run; raw and gzip); Run -> verdict shown for a warm practice

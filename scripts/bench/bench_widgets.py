@@ -1,6 +1,6 @@
 """Benchmark the live widgets as a reader feels them, in headless Chromium on localhost (needs PYODIDE_DIST).
 
-  PYODIDE_DIST=/path .venv/bin/python scripts/bench_widgets.py [--runs 5] [--quick] [--page layers/layernorm/]
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_widgets.py [--runs 5] [--quick] [--page layers/layernorm/]
 
 Every row is min/median/max over interleaved rounds in shuffled order (machine load hits all variants alike), and
 every ratio compares medians from the same run. Cold = a fresh on-disk profile; warm = a reload in that profile

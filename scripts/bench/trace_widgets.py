@@ -2,7 +2,7 @@
 is ready) and of edits typed into its first widget, summarised by main-thread phase, script URL and long task
 (needs PYODIDE_DIST).
 
-  PYODIDE_DIST=/path .venv/bin/python scripts/trace_widgets.py [--page layers/layernorm/] [--edits 30] [--save t]
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/trace_widgets.py [--page layers/layernorm/] [--edits 30] [--save t]
 
 ``--save t`` writes t-load.json and t-edits.json; they open in Chrome DevTools' Performance panel or Perfetto.
 

@@ -6,7 +6,7 @@ consecutive words that a page's prose shares with a seed, after taking out what 
 References section (paper titles). Three sources of text are compared: the Markdown of the pages, the text a reader
 sees in the *built* pages (what the build writes: shapes notes, code-and-math captions, widget notes and readouts),
 and the exercises' statements and hints (`engine/exercises/`). `tests/pages/test_own_words.py` fails on any run;
-`python scripts/seed_overlap.py [seeds folder] [built site folder]` lists them.
+`python scripts/tools/seed_overlap.py [seeds folder] [built site folder]` lists them.
 """
 import importlib
 import json

@@ -19,7 +19,7 @@ PUBLISHED_URL = "https://example.org/some/path/"  # SITE_URL of the published_si
 
 
 def nav_pages(sections_only: bool = False) -> list[str]:
-    """The pages of mkdocs.yml's nav in order, as the build reads them (scripts/sitenav)."""
+    """The pages of mkdocs.yml's nav in order, as the build reads them (layerwise_build/sitenav)."""
     return [src for _, src in sitenav.nav_pages(sitenav.load_nav(REPO / "mkdocs.yml"), sections_only)]
 
 

@@ -1,4 +1,4 @@
-"""The build-time math renderer (scripts/mathrender): arithmatex's TeX in, KaTeX's HTML out, bad TeX named."""
+"""The build-time math renderer (layerwise_build/mathrender): arithmatex's TeX in, KaTeX's HTML out, bad TeX named."""
 import pytest
 
 from layerwise_build.mathrender import KatexError, KatexRenderer, index_math, render_math

@@ -1,4 +1,4 @@
-"""The outline a page's notebook is made from (scripts/notebooks/outline.py), on a page written for the purpose."""
+"""The outline a page's notebook is made from (layerwise_build/notebooks/outline.py), on a page written for it."""
 from crosslink_harness import REPO  # noqa: F401  (puts scripts/ on sys.path)
 from layerwise_build.notebooks.outline import Heading, Sentence, outline
 

@@ -6,7 +6,7 @@ relu_backward)}`), in which case each use of the table is a use of the function 
 unpacks a tuple entry, `act_forward, _ = ACTIVATIONS[name]`, only of the functions at the places it keeps).
 
 Each file is parsed once per content hash: the cache lives at module level, so `mkdocs serve` rebuilds (which
-reload the hook but not this package) re-parse only the files that changed.
+make the plugin's parts afresh but not this package) re-parse only the files that changed.
 """
 from __future__ import annotations
 

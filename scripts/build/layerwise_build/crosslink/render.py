@@ -103,7 +103,7 @@ def render_equation(equation: Equation, latex: str, project: Project, page_url: 
                      f'data-search-exclude>{escape(first.path)}:{first.lineno}</a>')
     badge = f'<span class="lw-badge" data-search-exclude>{BADGE}</span>' if equation.derived else ""
     anchor = escape(equation.anchor)
-    # the search index keeps the title and the formula (as plain text, see scripts/mathrender), apart, and
+    # the search index keeps the title and the formula (as plain text, see layerwise_build/mathrender), apart, and
     # leaves out the badge and the links, which would run into them
     return (
         f'<div class="lw-equation" id="{anchor}">'

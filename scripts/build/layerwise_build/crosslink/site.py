@@ -1,7 +1,7 @@
 """One build of the site: collect (index + equation catalog + engine import), then render fences and pages.
 
 A fresh `SiteBuild` is made for every mkdocs build (so nothing leaks between `mkdocs serve` rebuilds); only the
-per-file parse cache in `codeindex` outlives it. The mkdocs glue is `scripts/site_hooks.py`; tests use this class
+per-file parse cache in `codeindex` outlives it. The mkdocs glue is `parts/site.py`; tests use this class
 directly with a plain `markdown.Markdown`.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What the build's two fence hooks share (widgets_hook.py for ```widget, practice_hook.py for ```exercise): a fence's
+"""What the build's fence parts share (``parts/widgets.py``, ``practice.py``, ``inside.py``, ``capstone.py``): a fence's
 attributes checked against the ones it allows, and a failure that stops the build naming the page."""
 from pymdownx.superfences import SuperFencesException
 

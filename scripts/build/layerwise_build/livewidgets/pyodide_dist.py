@@ -11,7 +11,7 @@ from pathlib import Path
 SITE_FOLDER = "pyodide"  # inside the built site, never inside docs/
 # What loadPyodide fetches (seen in the browser's network log), and the folder's own lock file: the worker reads the
 # site's lock file instead (the engine's, see engine_package.py), but the copy stays a whole Pyodide distribution
-# that a page without the engine can load as it is (scripts/bench_widgets.py's bare page does). package.json is
+# that a page without the engine can load as it is (scripts/bench/bench_widgets.py's bare page does). package.json is
 # read here, for the version only.
 RUNTIME = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "pyodide-lock.json", "python_stdlib.zip")
 REQUIRED = ("package.json",) + RUNTIME

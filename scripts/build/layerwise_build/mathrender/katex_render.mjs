@@ -1,4 +1,4 @@
-// The Node.js half of scripts/mathrender: KaTeX from node_modules renders one request per line of stdin,
+// The Node.js half of layerwise_build/mathrender: KaTeX from node_modules renders one request per line of stdin,
 // {"tex": "...", "display": true}, and answers on one line of stdout, {"html": "..."} or {"error": "..."}.
 import { createRequire } from "node:module";
 import { createInterface } from "node:readline";

@@ -63,7 +63,7 @@ def on_files(files, config):
     project = _build.project
     docs = Path(config.docs_dir).resolve().relative_to(project.root).as_posix()
     for message in unfilled(project.root, [docs, project.package, project.tests], exclude=project.exclude):
-        log.warning(message)  # a scaffolded page's places (scripts/newpage): one warning each, so --strict fails
+        log.warning(message)  # a scaffolded page's places (newpage/): one warning each, so --strict fails
     index = _build.index
     log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
              f"{len(index.files) - len(index.parsed)} unchanged since the last build")

@@ -2,7 +2,7 @@
 
 The markup is the contract with `widgets/practice/`: the browser replaces the starter's ``<pre>`` with the editor
 and reads the exercise's data (starter, solution, hints) from its ``data-practice`` attribute. The statement is
-Markdown; its math stays in arithmatex elements that `scripts/mathrender` typesets when the page is written.
+Markdown; its math stays in arithmatex elements that `layerwise_build/mathrender` typesets when the page is written.
 """
 import json
 from html import escape
