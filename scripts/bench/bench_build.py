@@ -113,8 +113,8 @@ def serve_style_rebuild() -> None:
         mirror = Path(tmp) / "project"
         mirror.mkdir()
         # the project's root is mkdocs.yml's folder: the mirror links what the plugin finds there
-        for name in ("engine", "tests", "widgets", "node_modules", ".venv-pyodide", ".cache", "pyproject.toml",
-                     "README.md", "package.json", "package-lock.json"):
+        for name in ("engine", "tests", "widgets", "overrides", "node_modules", ".venv-pyodide", ".cache",
+                     "pyproject.toml", "README.md", "package.json", "package-lock.json"):
             if (ROOT / name).exists():
                 (mirror / name).symlink_to(ROOT / name)
         shutil.copytree(ROOT / "docs", mirror / "docs")
