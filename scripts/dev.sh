@@ -22,11 +22,12 @@ setup_python() {
   if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
   fi
-  # Reinstall only when pyproject.toml changed since the last install.
-  local stamp="$venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)"
+  # Reinstall only when a pyproject.toml changed since the last install: the engine's (with the docs and test
+  # extras) and the build's (scripts/build: the mkdocs plugin `layerwise`, found by mkdocs through its entry point).
+  local stamp="$venv/.installed-$(cat pyproject.toml scripts/build/pyproject.toml | sha256sum | cut -c1-16)"
   if [ ! -f "$stamp" ]; then
     "$venv/bin/python" -m pip install --quiet --upgrade pip
-    "$venv/bin/python" -m pip install --quiet -e ".[docs,test]"
+    "$venv/bin/python" -m pip install --quiet -e ".[docs,test]" -e scripts/build
     touch "$stamp"
   fi
 }
@@ -126,7 +127,7 @@ case "${1:-}" in
   new-page)
     setup_python
     shift
-    exec "$venv/bin/python" scripts/new_page.py "$@"
+    exec "$venv/bin/python" scripts/tools/new_page.py "$@"
     ;;
   *)
     echo "usage: bash scripts/dev.sh serve|test|build [extra arguments] | new-page NAME \"Title\" --after PAGE" >&2

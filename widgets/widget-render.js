@@ -1,5 +1,5 @@
 /* Drawing a widget from data: input grids, resize buttons, and the output half from the worker's JSON, in the
- * markup scripts/livewidgets/render.py pre-renders (`lw-*` classes). Texts go in with textContent only; the
+ * markup layerwise_build/livewidgets/render.py pre-renders (`lw-*` classes). Texts go in with textContent only; the
  * Python-made SVG of a plot (engine/examples/svg.py, labels escaped) is the one markup inserted. */
 import * as cells from "./cells.js";
 import { makeRoving, makeToolbar } from "./widget-keys.js";

@@ -1,6 +1,6 @@
 /* One widget: ties its inputs (widget-state.js), its drawing (widget-render.js), its saved values
  * (widget-storage.js) and the engine (widget-engine.js) to the reader's edits. Pages arrive pre-rendered
- * (scripts/livewidgets/render.py); this makes the cells editable and keeps the outputs in step with them. */
+ * (layerwise_build/livewidgets/render.py); this makes the cells editable and keeps the outputs in step with them. */
 import { compute, engine, startEngine } from "./widget-engine.js";
 import { announce, listOfNames, typing } from "./widget-announce.js";
 import { HELP_ID, firstGridFocus, helpTip } from "./widget-help.js";

@@ -134,7 +134,7 @@ function initPage() {
   // scrolls down to one finds it live. Not earlier than this module: started from the page's <head>, the worker's
   // wasm compile took a core from the page's first layout and the theme's start-up (main-thread long tasks, cold:
   // sum 406 against 259 ms, longest 198 against 140 ms) without bringing the engine measurably sooner on 2 cores
-  // (ready 0.94x cold, 1.05x warm; scripts/bench_widgets.py, 5 rounds, ARCHITECTURE.md).
+  // (ready 0.94x cold, 1.05x warm; scripts/bench/bench_widgets.py, 5 rounds, ARCHITECTURE.md).
   startEngine();
   showNotice();
 }

@@ -6,17 +6,15 @@ Chromium, NumPy's load then fails, and the live-engine tests are skipped with th
 import os
 import shutil
 import socket
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+from layerwise_build.livewidgets.serve import start_server
+from layerwise_build.livewidgets.sitebuild import build_site
 
-from livewidgets.serve import start_server  # noqa: E402
-from livewidgets.sitebuild import build_site  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -61,7 +59,7 @@ def site(tmp_path_factory):
         pytest.fail(f"no Pyodide core at {dist}: run `npm ci` (bash scripts/dev.sh test does it)")
     port = _free_port()
     url = f"http://127.0.0.1:{port}/"
-    root = build_site(tmp_path_factory.mktemp("site"), url, dist)  # strict: any build warning fails the session
+    root = build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("site"), url, dist)  # strict: any build warning fails the session
     server = start_server(root, port)
     yield Site(root, url, bool(LIVE_DIST))
     server.shutdown()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from browser_pages import ROOT, wait_for_engine
-from livewidgets import pyodide_dist
-from livewidgets.serve import start_server
-from livewidgets.sitebuild import build_site
+from layerwise_build.livewidgets import pyodide_dist
+from layerwise_build.livewidgets.serve import start_server
+from layerwise_build.livewidgets.sitebuild import build_site
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def cdn_site(tmp_path_factory):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     url = f"http://127.0.0.1:{port}/"
-    root = build_site(tmp_path_factory.mktemp("cdn-site"), url, None)
+    root = build_site(ROOT / "mkdocs.yml", tmp_path_factory.mktemp("cdn-site"), url, None)
     server = start_server(root, port)
     yield root, url
     server.shutdown()

@@ -1,7 +1,6 @@
 """The page "Inside a trained model" in Chromium: complete without JavaScript, and with the live engine (needs
 PYODIDE_DIST) every panel follows typing, the maps are causal rows of weights, a bad character is named, Generate
 streams, the keyboard reaches every heat-map cell, axe passes in both palettes and nothing moves after first paint."""
-import sys
 
 import numpy as np
 import pytest
@@ -11,8 +10,7 @@ from test_accessibility import assert_accessible
 from engine.generate import generate_text
 from engine.inside import analysis
 
-sys.path.insert(0, str(ROOT / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+from layerwise_build.livewidgets import trained_model
 
 pytestmark = pytest.mark.browser
 PATH = "model/inside/"
@@ -24,7 +22,7 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadR
 
 
 def model():
-    return analysis.load(str(trained_model.ensure() / trained_model.CHECKPOINT))
+    return analysis.load(str(trained_model.ensure(ROOT) / trained_model.CHECKPOINT))
 
 
 def answers(page):

@@ -6,7 +6,7 @@ from html.parser import HTMLParser
 
 import pytest
 from browser_pages import ROOT, instant_go, wait_for_engine
-from livewidgets import pyodide_dist
+from layerwise_build.livewidgets import pyodide_dist
 
 from engine.examples import run
 from engine.examples.fmt import format_input

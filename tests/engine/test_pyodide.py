@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+from layerwise_build.livewidgets import engine_package
 
-from livewidgets import engine_package  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 PYODIDE_DIST = os.environ.get("PYODIDE_DIST")
 NODE = shutil.which("node")

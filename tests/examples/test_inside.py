@@ -3,7 +3,6 @@ engine's own forward and sampling functions and against computations written out
 import json
 import math
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,11 +14,11 @@ from engine.examples.fmt import format_number
 from engine.generate import generate_text, sampling_distribution
 from engine.inside import analysis, panels
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+from layerwise_build.livewidgets import trained_model
 
-CHECKPOINT = str(trained_model.ensure() / trained_model.CHECKPOINT)
+REPO = Path(__file__).resolve().parents[2]
+
+CHECKPOINT = str(trained_model.ensure(REPO) / trained_model.CHECKPOINT)
 PARAMS, CONFIG, VOCAB = analysis.load(CHECKPOINT)
 
 

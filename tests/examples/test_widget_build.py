@@ -10,18 +10,17 @@ import markdown
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+from layerwise_build.parts import widgets as widgets_part
+from layerwise_build.livewidgets import pyodide_dist, render
 
-import widgets_hook  # noqa: E402
-from livewidgets import pyodide_dist, render  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def page_html(text):
-    """Render Markdown with the widget fence the way the hook registers it, as page "x.md"."""
-    widgets_hook._build.update(render=render, page="x.md", counts={})
-    fence = {"name": "widget", "class": "widget", "format": widgets_hook._format_widget,
-             "validator": widgets_hook._validate_widget}
+    """Render Markdown with the widget fence the way the plugin's part registers it, as page "x.md"."""
+    widgets_part._build.update(render=render, page="x.md", counts={})
+    fence = {"name": "widget", "class": "widget", "format": widgets_part._format_widget,
+             "validator": widgets_part._validate_widget}
     return markdown.markdown(text, extensions=["pymdownx.superfences", "admonition"],
                              extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}})
 
@@ -71,12 +70,12 @@ def test_a_pyodide_folder_must_be_complete_and_the_pinned_version(tmp_path):
 
 def test_after_a_build_the_process_runs_kinds_with_its_own_engine():
     # A fresh interpreter whose engine has loaded no kind yet, as in a test session that starts with browser tests.
-    script = f"""import sys; sys.path.insert(0, {str(ROOT / 'scripts')!r})
+    script = """import sys
 import engine.examples as mine
-import widgets_hook
-widgets_hook._before_build.update(widgets_hook._take_engine_modules())  # what on_config does
+from layerwise_build.parts import widgets as widgets_part
+widgets_part._before_build.update(widgets_part._take_engine_modules())  # what on_config does
 import engine.examples  # the build's fresh engine
-widgets_hook.on_shutdown()
+widgets_part.on_shutdown()
 print(mine.get_kind('linear').name, sys.modules['engine.examples'] is mine)"""
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
     assert shown.stdout.split() == ["linear", "True"], shown.stderr

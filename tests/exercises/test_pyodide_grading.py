@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from pyodide_node import run_in_pyodide  # noqa: E402 - scripts/ is not a package
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "bench"))
+from pyodide_node import run_in_pyodide  # noqa: E402 - scripts/bench/ is not a package
 
 PYODIDE_DIST = os.environ.get("PYODIDE_DIST")
 NODE = shutil.which("node")

@@ -6,14 +6,13 @@ Python), so a number in the prose is never only typed by hand.
 import importlib
 import re
 import pkgutil
-import sys
 from pathlib import Path
 
 import engine
 
+from layerwise_build.crosslink.values import INLINE, evaluate, value_scope  # the build's own evaluator
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from crosslink.values import INLINE, evaluate, value_scope  # noqa: E402  the build's own evaluator
 
 SCOPE = value_scope(engine, {info.name: importlib.import_module(f"engine.{info.name}")
                              for info in pkgutil.iter_modules(engine.__path__)})

@@ -2,8 +2,8 @@
 
 The documents the product was specified from live beside the project, in `../shared/seeds/` (CI has them there);
 facts and numbers carry over from them, sentences do not. Formulas, code, numbers and paper titles (the References
-sections) are left out of the comparison by `scripts/seed_overlap.py`, which also lists the runs:
-`python scripts/seed_overlap.py ../shared/seeds [built site]`.
+sections) are left out of the comparison by `scripts/tools/seed_overlap.py`, which also lists the runs:
+`python scripts/tools/seed_overlap.py ../shared/seeds [built site]`.
 
 Three kinds of text are checked: the pages' Markdown; the built pages, for everything the build writes (shapes notes,
 code-and-math captions, widget notes and readouts); and the exercises' statements and hints. The built pages come
@@ -17,7 +17,7 @@ import pytest
 
 from page_values import REPO
 
-sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(REPO / "scripts" / "tools"))
 sys.path.insert(0, str(REPO / "tests" / "site"))
 import seed_overlap  # noqa: E402
 from crosslink_harness import mkdocs_build  # noqa: E402

@@ -1,7 +1,6 @@
 """The build side of practice: the exercise and practice-index fences, the Practice heading's count, the progress
 line and knowledge-check answer boxes written by the build, and the code editor's bundle (only what is imported, cached by what goes in)."""
 import json
-import sys
 from html import unescape
 from pathlib import Path
 
@@ -9,25 +8,24 @@ import markdown
 import pytest
 from pymdownx.superfences import SuperFencesException
 
+from layerwise_build.parts import practice as practice_part
+from layerwise_build.practice import bundle, fence, progress
+from layerwise_build import sitenav
+from engine import exercises
+from engine.exercises import get
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import practice_hook  # noqa: E402
-from practice import bundle, fence, progress  # noqa: E402
-import sitenav  # noqa: E402
-
-from engine.exercises import get  # noqa: E402
 
 
 def page_html(text, page="layers/layernorm.md"):
-    """Render Markdown with the practice fences the way the hook registers them, as ``page``."""
-    practice_hook._build.update(page=page, page_url=page.replace(".md", "/"), exercises_on_page={},
-                                engine_hash="test", placements={})
-    practice_hook._validated.clear()
-    fences = [{"name": "exercise", "class": "exercise", "format": practice_hook._format_exercise,
-               "validator": practice_hook._validate_exercise},
-              {"name": "practice-index", "class": "practice-index", "format": practice_hook._format_index,
-               "validator": practice_hook._validate_index}]
+    """Render Markdown with the practice fences the way the plugin's part registers them, as ``page``."""
+    practice_part._build.update(page=page, page_url=page.replace(".md", "/"), exercises_on_page={},
+                                engine_hash="test", placements={}, exercises=exercises)
+    practice_part._validated.clear()
+    fences = [{"name": "exercise", "class": "exercise", "format": practice_part._format_exercise,
+               "validator": practice_part._validate_exercise},
+              {"name": "practice-index", "class": "practice-index", "format": practice_part._format_index,
+               "validator": practice_part._validate_index}]
     return markdown.markdown(text, extensions=["pymdownx.superfences", "admonition"],
                              extension_configs={"pymdownx.superfences": {"custom_fences": fences}})
 
@@ -46,7 +44,7 @@ def test_an_exercise_renders_title_statement_starter_note_and_its_data():
     data = json.loads(unescape(html.split('data-practice="', 1)[1].split('"', 1)[0]))
     assert data == {"function": "layernorm_forward", "starter": module.STARTER, "solution": module.SOLUTION,
                     "hints": list(module.HINTS), "lab": False}
-    assert practice_hook._build["exercises_on_page"] == {"layers/layernorm.md": 1}
+    assert practice_part._build["exercises_on_page"] == {"layers/layernorm.md": 1}
 
 
 def test_markup_in_an_exercise_text_stays_text():
@@ -102,22 +100,22 @@ def test_the_practice_heading_gets_the_page_count():
         class file:
             src_uri = "layers/layernorm.md"
 
-    practice_hook._build["exercises_on_page"] = {"layers/layernorm.md": 2}
-    html = practice_hook.on_page_content('<h2 id="practice">Practice<a class="headerlink" href="#practice">¶</a></h2>',
+    practice_part._build["exercises_on_page"] = {"layers/layernorm.md": 2}
+    html = practice_part.on_page_content('<h2 id="practice">Practice<a class="headerlink" href="#practice">¶</a></h2>',
                                          Page)
     assert html == ('<h2 id="practice">Practice <span class="lw-practice-count" data-total="2">0/2</span>'
                     '<a class="headerlink" href="#practice">¶</a></h2>')
     with pytest.raises(Exception, match="exercises need a '## Practice' heading above them"):
-        practice_hook.on_page_content("<h2 id='other'>Other</h2>", Page)
+        practice_part.on_page_content("<h2 id='other'>Other</h2>", Page)
 
 
 def test_the_index_lists_placed_exercises_in_nav_order_with_relative_links():
     nav = [{"Layers": [{"Linear": "layers/linear.md"}, {"LayerNorm": "layers/layernorm.md"}]}]  # not alphabetical
-    practice_hook._build.update(page="practice.md", page_url="practice/", nav_position=sitenav.nav_position(nav),
-                                placements={
+    practice_part._build.update(page="practice.md", page_url="practice/", nav_position=sitenav.nav_position(nav),
+                                exercises=exercises, placements={
         "layernorm-backward": ("layers/layernorm.md", "LayerNorm", "layers/layernorm/"),
         "linear-forward": ("layers/linear.md", "Linear", "layers/linear/")})
-    html = practice_hook._format_index("", "practice-index", "", {}, None)
+    html = practice_part._format_index("", "practice-index", "", {}, None)
     rows = html.split("<tr data-exercise=")[1:]
     assert [row.split('"')[1] for row in rows] == ["linear-forward", "layernorm-backward"]  # linear's page first
     assert '<a href="../layers/linear/#exercise-linear-forward">' in rows[0]

@@ -9,19 +9,17 @@ from pathlib import Path
 
 import markdown
 
+from layerwise_build.crosslink.project import Project
+from layerwise_build.crosslink.site import SiteBuild
+from layerwise_build import sitenav
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "project"
 PUBLISHED_URL = "https://example.org/some/path/"  # SITE_URL of the published_site fixture: below the root of an origin
-if str(REPO / "scripts") not in sys.path:
-    sys.path.insert(0, str(REPO / "scripts"))
-
-from crosslink.project import Project  # noqa: E402
-from crosslink.site import SiteBuild  # noqa: E402
-import sitenav  # noqa: E402
 
 
 def nav_pages(sections_only: bool = False) -> list[str]:
-    """The pages of mkdocs.yml's nav in order, as the build reads them (scripts/sitenav)."""
+    """The pages of mkdocs.yml's nav in order, as the build reads them (layerwise_build/sitenav)."""
     return [src for _, src in sitenav.nav_pages(sitenav.load_nav(REPO / "mkdocs.yml"), sections_only)]
 
 

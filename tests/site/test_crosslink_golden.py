@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from crosslink.source_pages import PLACEHOLDER
+from layerwise_build.crosslink.source_pages import PLACEHOLDER
 from crosslink_harness import render, tables
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

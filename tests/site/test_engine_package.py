@@ -1,5 +1,5 @@
 """The engine as a Pyodide package: the wheel comes from the project's own build backend, is compiled for Pyodide's
-Python, and the site's pyodide-lock.json names it ``layerwise`` depending on NumPy (scripts/livewidgets/
+Python, and the site's pyodide-lock.json names it ``layerwise`` depending on NumPy (layerwise_build/livewidgets/
 engine_package.py). That Pyodide really loads it by name is proven by tests/engine/test_pyodide.py and the live
 browser tests."""
 import hashlib
@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+from layerwise_build.livewidgets import engine_package
 
-from livewidgets import engine_package  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 NPM_LOCK = ROOT / "node_modules" / "pyodide" / "pyodide-lock.json"
 RUNTIME_URL = "../../../pyodide/"

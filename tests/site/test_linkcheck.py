@@ -1,5 +1,5 @@
 """The post-build link check on a hand-made three-page site: what it must report, and what it must accept."""
-from crosslink.linkcheck import check_site
+from layerwise_build.crosslink.linkcheck import check_site
 
 
 def _page(path, body):

@@ -1,8 +1,8 @@
-"""The build-time math renderer (scripts/mathrender): arithmatex's TeX in, KaTeX's HTML out, bad TeX named."""
+"""The build-time math renderer (layerwise_build/mathrender): arithmatex's TeX in, KaTeX's HTML out, bad TeX named."""
 import pytest
 
-from mathrender import KatexError, KatexRenderer, index_math, render_math
-from mathrender.plaintext import mathml_text
+from layerwise_build.mathrender import KatexError, KatexRenderer, index_math, render_math
+from layerwise_build.mathrender.plaintext import mathml_text
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from crosslink_harness import REPO, mkdocs_build
-from newpage import places
-from newpage.create import ScaffoldError, create
+from layerwise_build.newpage import places
+from layerwise_build.newpage.create import ScaffoldError, create
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "new_page" / "silu.py"
 FOLDERS = ["docs", "engine", "tests"]
@@ -48,7 +48,7 @@ def copy_project(target):
 def scaffolded(tmp_path_factory):
     root = tmp_path_factory.mktemp("project")
     copy_project(root)
-    done = subprocess.run([sys.executable, str(root / "scripts" / "new_page.py"), "silu", "SiLU",
+    done = subprocess.run([sys.executable, str(root / "scripts" / "tools" / "new_page.py"), "silu", "SiLU",
                            "--after", "layers/activations.md", "--root", str(root)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return root, done.stdout

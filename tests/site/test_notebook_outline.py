@@ -1,6 +1,6 @@
-"""The outline a page's notebook is made from (scripts/notebooks/outline.py), on a page written for the purpose."""
+"""The outline a page's notebook is made from (layerwise_build/notebooks/outline.py), on a page written for it."""
 from crosslink_harness import REPO  # noqa: F401  (puts scripts/ on sys.path)
-from notebooks.outline import Heading, Sentence, outline
+from layerwise_build.notebooks.outline import Heading, Sentence, outline
 
 PAGE = '''# Toy layer
 
@@ -68,4 +68,4 @@ def test_headings_first_sentences_and_live_parts_in_document_order():
         ("Heading", 2, "Practice"),
         ("Fence", None, ("exercise", "linear-forward")),
     ]
-    assert items[6].body == '{"X": [[1]]}'  # the tab's indentation removed, as the widgets' hook reads it
+    assert items[6].body == '{"X": [[1]]}'  # the tab's indentation removed, as the widgets' part reads it

@@ -1,13 +1,13 @@
 """One source for the page order: mkdocs.yml's nav. Every order a reader sees in the built site follows it.
 
 The home page's learning path and the Practice page's list are generated from the nav by the build
-(scripts/sitenav); these tests read the built HTML, so a list typed by hand again, or sorted some other way, fails.
+(layerwise_build/sitenav); these tests read the built HTML, so a list typed by hand again, or sorted otherwise, fails.
 """
 import re
 from html import unescape
 
 import pytest
-import sitenav
+from layerwise_build import sitenav
 from crosslink_harness import nav_pages
 
 from engine import exercises

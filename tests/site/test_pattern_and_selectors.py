@@ -4,9 +4,9 @@ import ast
 import pytest
 
 from crosslink_harness import FIXTURE
-from crosslink.codeindex import build_index
-from crosslink.pattern import PatternError, compile_pattern, find_matches, matches
-from crosslink.selectors import SelectorError, select_lines
+from layerwise_build.crosslink.codeindex import build_index
+from layerwise_build.crosslink.pattern import PatternError, compile_pattern, find_matches, matches
+from layerwise_build.crosslink.selectors import SelectorError, select_lines
 
 
 def _expr(text):

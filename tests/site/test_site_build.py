@@ -2,7 +2,7 @@
 from another origin, the math is typeset at build time, every engine module has a source page, the search index
 leaves out numbers and code.
 
-The crawler here is written independently of scripts/crosslink/linkcheck.py, so a bug there cannot hide here.
+The crawler here is written independently of layerwise_build/crosslink/linkcheck.py, so a bug there cannot hide here.
 """
 import html as html_lib
 import json

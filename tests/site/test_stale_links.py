@@ -7,31 +7,14 @@ import pytest
 
 from crosslink_harness import FIXTURE, REPO, mkdocs_build
 
-CONFIG = f"""site_name: Toy
-docs_dir: docs
-theme:
-  name: material
-  font: false
-hooks:
-  - {REPO / "scripts" / "site_hooks.py"}
-extra:
-  crosslink_package: toy
-validation:
-  links:
-    anchors: warn
-markdown_extensions:
-  - admonition
-  - pymdownx.superfences
-  - pymdownx.arithmatex:
-      generic: true
-"""
-
 
 @pytest.fixture
 def toy_site(tmp_path) -> Path:
+    """A copy of the fixture project with its own mkdocs.yml, and node_modules (KaTeX) installed as in any project
+    that uses the plugin: linked from this one."""
     project = tmp_path / "project"
     shutil.copytree(FIXTURE, project)
-    (project / "mkdocs.yml").write_text(CONFIG)
+    (project / "node_modules").symlink_to(REPO / "node_modules", target_is_directory=True)
     return project
 
 

@@ -4,7 +4,6 @@ import hashlib
 import io
 import json
 import shutil
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
@@ -15,11 +14,11 @@ from engine.config import GPTConfig
 from engine.data import CORPUS_PATH, load_corpus
 from engine.train import TrainSettings, train
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from livewidgets import trained_model  # noqa: E402
+from layerwise_build.livewidgets import trained_model
 
-FOLDER = trained_model.ensure()
+REPO = Path(__file__).resolve().parents[2]
+
+FOLDER = trained_model.ensure(REPO)
 
 
 def test_the_cache_folder_is_named_by_the_current_sources():

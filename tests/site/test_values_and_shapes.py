@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from crosslink.fences import display_math_outside_fences, scan
-from crosslink.shapes import ShapeError, letter_values, shape_rows
-from crosslink.values import evaluate, render_values, split_field
+from layerwise_build.crosslink.fences import display_math_outside_fences, scan
+from layerwise_build.crosslink.shapes import ShapeError, letter_values, shape_rows
+from layerwise_build.crosslink.values import evaluate, render_values, split_field
 
 SCOPE = {"np": np}
 

@@ -1,5 +1,5 @@
 /* The code editor, built from CodeMirror 6's npm packages into one bundle at site-build time
- * (scripts/practice/bundle.py): only what is imported here ships. Colours come from mkdocs-material's own code
+ * (layerwise_build/practice/bundle.py): only what is imported here ships. Colours come from mkdocs-material's own code
  * palette (CSS variables in widgets/practice/practice.css), so the editor follows the light and dark schemes. */
 import { EditorState, RangeSetBuilder } from "@codemirror/state";
 import { Decoration, EditorView, ViewPlugin, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";

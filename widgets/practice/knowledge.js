@@ -1,5 +1,5 @@
 /* Knowledge checks that ask for an answer: the build gives each question (mkdocs-material's `??? question` block)
- * a text box between the question and its collapsed explanation (scripts/practice/progress.py); here each box gets
+ * a text box between the question and its collapsed explanation (practice/progress.py of the build); here each box gets
  * the answer kept in this browser and keeps what the learner writes. */
 import { loadAnswer, saveAnswer } from "./storage.js";
 

@@ -1,5 +1,5 @@
 /* The page's progress, shown under its title ("Practice 2/3 · Knowledge check 1/4 answered") and in the Practice
- * heading's count; both are written by the build with nothing passed (scripts/practice/progress.py) and recomputed
+ * heading's count; both are written by the build with nothing passed (the build's practice/progress.py) and recomputed
  * here in place from storage whenever an exercise passes or an answer changes. */
 import { loadExercise } from "./storage.js";
 

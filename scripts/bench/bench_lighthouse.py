@@ -1,0 +1,157 @@
+"""Lighthouse and pa11y on the pages a reader opens first, as web engineers judge a site (needs PYODIDE_DIST).
+
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_lighthouse.py [--pages layernorm,attention] [--details]
+
+Builds the strict site self-hosting PYODIDE_DIST, serves it as a static host does (browserbench/static_host.py:
+gzip for text and wasm, max-age=600), then for Home, every layer page and every model page of the nav runs
+Lighthouse 12 (node_modules, Debian's chromium) with its mobile preset and with --preset=desktop, and pa11y
+(HTML_CodeSniffer, WCAG2AA). Prints one row per page: mobile performance, TBT, CLS, TTI, desktop performance and
+CLS, accessibility, best practices and SEO (mobile run), pa11y errors. --details lists every audit that did not
+pass and every pa11y error. Targets (issue 21): mobile perf >= 0.90, desktop >= 0.95, TBT <= 200 ms, CLS <= 0.02,
+the other scores 1.00, no pa11y error. One run per page: scores move by a few hundredths between runs on a busy
+machine, so compare rows measured in one run of this script.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browserbench.static_host import start_static_host  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+from layerwise_build.sitenav import load_nav, nav_pages  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = ROOT / "node_modules" / ".bin"
+CHROMIUM = "/usr/bin/chromium"
+CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+SECTIONS = ("Layers", "The whole model")  # nav sections audited beside Home
+COLUMNS = ("page", "mobile perf", "TBT", "CLS", "TTI", "desktop perf", "desktop CLS", "a11y", "best practices",
+           "SEO", "pa11y errors")
+
+
+def audited_pages(config_path=ROOT / "mkdocs.yml"):
+    """(title, site-relative URL) of Home and of every page in the audited nav sections, in nav order."""
+    pages = [("Home", "")]
+    for entry in load_nav(config_path):
+        (title, target), = entry.items()
+        if title in SECTIONS:
+            pages += [(name, src.removesuffix(".md") + "/") for name, src in nav_pages(target)]
+    return pages
+
+
+def chosen(pages, names):
+    """The pages whose title or URL contains one of the comma-separated ``names`` (case-insensitive)."""
+    if not names:
+        return pages
+    wanted = [n.strip().lower() for n in names.split(",") if n.strip()]
+    picked = [p for p in pages if any(w in p[0].lower() or w in p[1] for w in wanted)]
+    missing = [w for w in wanted if not any(w in p[0].lower() or w in p[1] for p in pages)]
+    if missing:
+        sys.exit(f"--pages: no audited page matches {', '.join(missing)}; pages: "
+                 + ", ".join(title for title, _ in pages))
+    return picked
+
+
+def lighthouse(url, desktop):
+    command = [str(BIN / "lighthouse"), url, "--output=json", "--output-path=stdout", "--quiet",
+               f"--only-categories={','.join(CATEGORIES)}", "--chrome-flags=--headless=new --no-sandbox"]
+    if desktop:
+        command.append("--preset=desktop")
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
+    if done.returncode != 0:
+        raise RuntimeError(f"lighthouse {url} failed: {done.stderr.strip()[-800:]}")
+    return json.loads(done.stdout)
+
+
+def pa11y(url, config):
+    done = subprocess.run([str(BIN / "pa11y"), "--config", str(config), "--reporter", "json", url],
+                          capture_output=True, text=True)
+    if done.returncode not in (0, 2):  # 2: issues were found
+        raise RuntimeError(f"pa11y {url} failed: {(done.stderr or done.stdout).strip()[-800:]}")
+    return [issue for issue in json.loads(done.stdout or "[]") if issue["type"] == "error"]
+
+
+def pa11y_config(folder):
+    path = Path(folder) / "pa11y.json"
+    path.write_text(json.dumps({"standard": "WCAG2AA", "runners": ["htmlcs"], "timeout": 120_000,
+                                "chromeLaunchConfig": {"executablePath": CHROMIUM, "args": ["--no-sandbox"]}}))
+    return path
+
+
+def score(report, category):
+    value = report["categories"][category]["score"]
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def audit(report, name, unit):
+    value = report["audits"][name].get("numericValue")
+    if value is None:
+        return "n/a"
+    return f"{value:,.0f} ms" if unit == "ms" else f"{value / 1000:.1f} s" if unit == "s" else f"{value:.3f}"
+
+
+def failed_audits(report):
+    """'category: audit id (score)' for every scored audit below 1 outside performance."""
+    lines = []
+    for category in CATEGORIES[1:]:
+        for ref in report["categories"][category]["auditRefs"]:
+            result = report["audits"][ref["id"]]
+            if ref.get("weight") and result.get("score") is not None and result["score"] < 1:
+                items = result.get("details", {}).get("items", [])
+                where = [str((item.get("node") or {}).get("selector", "")) for item in items[:3]]
+                lines.append(f"{category}: {ref['id']} ({result['score']}) {'; '.join(w for w in where if w)}")
+    return lines
+
+
+def row(title, mobile, desktop, errors):
+    return [title, score(mobile, "performance"), audit(mobile, "total-blocking-time", "ms"),
+            audit(mobile, "cumulative-layout-shift", ""), audit(mobile, "interactive", "s"),
+            score(desktop, "performance"), audit(desktop, "cumulative-layout-shift", ""),
+            score(mobile, "accessibility"), score(mobile, "best-practices"), score(mobile, "seo"), str(len(errors))]
+
+
+def print_table(rows):
+    print("| " + " | ".join(COLUMNS) + " |")
+    print("| " + " | ".join("---" for _ in COLUMNS) + " |")
+    for cells in rows:
+        print("| " + " | ".join(cells) + " |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pages", help="comma-separated parts of page titles or URLs (default: every audited page)")
+    parser.add_argument("--details", action="store_true", help="list the audits that did not pass, and pa11y errors")
+    args = parser.parse_args()
+    dist = os.environ.get("PYODIDE_DIST")
+    if not dist or not (Path(dist) / "pyodide.js").is_file():
+        sys.exit("PYODIDE_DIST must name a Pyodide 0.29.5 folder with NumPy (see ../shared/README.md)")
+    for tool in ("lighthouse", "pa11y"):
+        if not (BIN / tool).exists():
+            sys.exit(f"{BIN / tool} is missing: run `bash scripts/dev.sh test --co -q` (npm ci) first")
+    pages = chosen(audited_pages(), args.pages)
+    with tempfile.TemporaryDirectory(prefix="layerwise-lighthouse-") as folder:
+        server = start_static_host(Path(folder) / "site")
+        url = f"http://127.0.0.1:{server.server_port}/"
+        build_site(ROOT / "mkdocs.yml", Path(folder) / "site", url, dist)
+        config = pa11y_config(folder)
+        rows, details = [], []
+        for title, path in pages:
+            print(f"auditing {title} ({url + path})", file=sys.stderr, flush=True)
+            mobile, desktop = lighthouse(url + path, desktop=False), lighthouse(url + path, desktop=True)
+            errors = pa11y(url + path, config)
+            rows.append(row(title, mobile, desktop, errors))
+            details += [f"{title}: {line}" for line in failed_audits(mobile)]
+            details += [f"{title}: pa11y {e['code']}: {e['selector']}" for e in errors]
+        server.shutdown()
+    print_table(rows)
+    if args.details:
+        print("\n".join(details) or "every audit passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""Benchmark practice in headless Chromium on localhost (needs PYODIDE_DIST).
+
+  PYODIDE_DIST=/path .venv/bin/python scripts/bench/bench_practice.py [--runs 5] [--warm-runs 50] [--exercise ID]
+
+Reports: the bytes practice adds to an exercise page (every file under assets/layerwise/practice/ plus
+engine-client.js that the page fetched before any run; raw and gzip); Run -> verdict shown for a warm practice
+worker (p50/p95 over --warm-runs runs; target p95 < 300 ms for a forward exercise) and for a cold one (a fresh
+page: the worker starts with the run); the time to recover after a killed run (an endless loop stopped at the run
+limit, then the next run's verdict, which starts a fresh worker); a reader who scrolls from the top of the page
+(widgets live) to the exercise: when the practice worker is ready after that scroll (it starts as the exercise
+nears the screen) and the first Run -> verdict then (target <= 500 ms), with the tab's renderer memory (RSS, the
+page and its workers) before, with the widgets' engine, and with the practice worker too. Cold, reached and recovery
+are min/median/max of --runs (fresh profiles for "reached").
+
+"Run" is the exercise's run(), what the Run button and Ctrl+Enter call; its time ends when the verdict is in the
+page. The code is put in the editor through the editor's API here (the browser tests type it like a person).
+"""
+import argparse
+import gzip
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from layerwise_build.livewidgets.serve import start_server  # noqa: E402
+from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+
+MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ENDLESS = "def {function}(*args, **kwargs):\n    while True:\n        pass\n"
+TIMED_RUN = """async ([id, code]) => {
+    const exercise = Layerwise.practice.exercises().find(e => e.id === id);
+    exercise.editor.setCode(code);
+    const started = performance.now();
+    await exercise.run();
+    return {ms: performance.now() - started, status: exercise.status.textContent};
+}"""
+
+
+def spread(values, unit="ms"):
+    values = sorted(values)
+    return f"{values[0]:.0f}/{statistics.median(values):.0f}/{values[-1]:.0f} {unit} (min/median/max of {len(values)})"
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def open_exercise(context, url, exercise_id):
+    """The exercise's page, scrolled to the exercise as a reader gets there (its editor is made then)."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("Layerwise.practice && Layerwise.practice.exercises().length", timeout=60_000)
+    page.locator(f"#exercise-{exercise_id}").scroll_into_view_if_needed()
+    page.wait_for_function("id => Layerwise.practice.exercises().some(e => e.id === id && e.editor)",
+                           arg=exercise_id, timeout=60_000)
+    return page
+
+
+def reached(context, url, exercise_id):
+    """A reader at the top of the page until the widgets are live, who then scrolls to the exercise: (ms from the
+    scroll until the practice worker is ready, page). The worker starts when the exercise nears the screen."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("window.Layerwise && Layerwise.engine && Layerwise.engine.state === 'ready'"
+                           " && Layerwise.practice", timeout=120_000)
+    page.evaluate("window.__reachedAt = performance.now()")
+    page.locator(f"#exercise-{exercise_id}").scroll_into_view_if_needed()
+    page.wait_for_function("Layerwise.practice.engine.state === 'ready'", timeout=120_000)
+    return page.evaluate("performance.now() - window.__reachedAt"), page
+
+
+def renderer_rss_mb(profile):
+    """Resident memory of the tab's renderer process (the page and its workers) of the Chromium using ``profile``,
+    in MB: the largest renderer under that browser (ps; Linux)."""
+    table = [line.split(None, 3) for line in subprocess.run(["ps", "-eo", "pid=,ppid=,rss=,args="], capture_output=True,
+                                                            text=True).stdout.splitlines()]
+    children = {}
+    for pid, ppid, rss, args in table:
+        children.setdefault(ppid, []).append((pid, int(rss), args))
+    browser = next(pid for pid, _, _, args in table if f"--user-data-dir={profile}" in args and "--type=" not in args)
+    found, todo = [], [browser]
+    while todo:
+        for pid, rss, args in children.get(todo.pop(), []):
+            todo.append(pid)
+            if "--type=renderer" in args:
+                found.append(rss)
+    return max(found) / 1024
+
+
+def timed_run(page, exercise_id, code):
+    answer = page.evaluate(TIMED_RUN, [exercise_id, code])
+    return answer["ms"], answer["status"]
+
+
+def practice_bytes(browser, url, site_root):
+    """Files practice adds to an exercise page once its editors are made (scrolled to), before any run."""
+    context = browser.new_context()
+    fetched = []
+    context.on("requestfinished", lambda r: fetched.append(r.url))
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("Layerwise.practice && Layerwise.practice.exercises().length", timeout=60_000)
+    for exercise in page.locator(".lw-exercise").all():
+        exercise.scroll_into_view_if_needed()
+    page.wait_for_function("Layerwise.practice.exercises().every(e => e.editor)", timeout=60_000)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    files = sorted({u.split("?")[0] for u in fetched if "/assets/layerwise/practice/" in u or u.endswith("engine-client.js")})
+    rows = []
+    for file_url in files:
+        data = (site_root / file_url.split("/", 3)[3]).read_bytes()
+        rows.append((file_url.rsplit("/", 1)[1], len(data), len(gzip.compress(data, 9))))
+    return rows
+
+
+def check(status, wanted, what):
+    if not status.startswith(wanted):
+        sys.exit(f"{what}: expected a status starting {wanted!r}, got {status!r}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="cold runs and recoveries (fresh pages)")
+    parser.add_argument("--warm-runs", type=int, default=50, help="runs with a warm worker")
+    parser.add_argument("--exercise", default="layernorm-forward", help="a forward exercise by default")
+    args = parser.parse_args()
+    dist = os.environ.get("PYODIDE_DIST")
+    if not dist:
+        sys.exit("PYODIDE_DIST is not set: the benchmark needs NumPy in Pyodide (see ../shared/README.md)")
+    from playwright.sync_api import sync_playwright
+
+    from engine.exercises import get
+
+    exercise = get(args.exercise)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    site = f"http://127.0.0.1:{port}/"
+    with tempfile.TemporaryDirectory() as folder:
+        root = build_site(MKDOCS_YML, Path(folder) / "site", site, dist)
+        page_path = next(p.parent.relative_to(root).as_posix() + "/" for p in sorted(root.rglob("index.html"))
+                         if f'data-exercise="{args.exercise}"' in p.read_text(encoding="utf-8")
+                         and p.parent.name != "practice")
+        url = site + page_path
+        server = start_server(root, port)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                rows = practice_bytes(browser, url, root)
+                print(f"exercise page {page_path}, exercise {args.exercise}")
+                for name, raw, packed in rows:
+                    print(f"  {name:28s} {raw:>9,} bytes  {packed:>8,} gzip")
+                print(f"  {'practice adds in all':28s} {sum(r[1] for r in rows):>9,} bytes  "
+                      f"{sum(r[2] for r in rows):>8,} gzip")
+
+                warm_up, first_run, memory = [], [], []
+                for _ in range(args.runs):
+                    with tempfile.TemporaryDirectory() as profile:
+                        context = playwright.chromium.launch_persistent_context(
+                            profile, executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                        before = renderer_rss_mb(profile)  # about:blank
+                        context.pages[0].close()
+                        page = context.new_page()
+                        page.goto(url)
+                        page.wait_for_function("window.Layerwise && Layerwise.engine && Layerwise.engine.state === 'ready'",
+                                               timeout=120_000)
+                        widgets_only = renderer_rss_mb(profile)
+                        page.close()
+                        ms, page = reached(context, url, args.exercise)
+                        warm_up.append(ms)
+                        memory.append((before, widgets_only, renderer_rss_mb(profile)))
+                        ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                        check(status, "Passed", "first run after reaching the exercise")
+                        first_run.append(ms)
+                        context.close()
+
+                cold, recover, warm = [], [], []
+                for run in range(args.runs):
+                    context = browser.new_context()
+                    page = open_exercise(context, url, args.exercise)
+                    ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                    check(status, "Passed", "cold run")
+                    cold.append(ms)
+                    if run == 0:
+                        for _ in range(args.warm_runs):
+                            ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                            warm.append(ms)
+                        check(status, "Passed", "warm run")
+                    _, status = timed_run(page, args.exercise, ENDLESS.format(function=exercise.FUNCTION))
+                    check(status, "Stopped after", "endless loop")
+                    ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                    check(status, "Passed", "run after the stop")
+                    recover.append(ms)
+                    context.close()
+                browser.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+    print(f"Run -> verdict, warm worker: p50 {percentile(warm, 50):.0f} ms, p95 {percentile(warm, 95):.0f} ms "
+          f"(target p95 < 300 ms), max {max(warm):.0f} ms over {len(warm)} runs")
+    print(f"Run -> verdict, cold (Run at once when the exercise reaches the screen): {spread(cold)}")
+    print(f"reader scrolls from the top (widgets live) to the exercise: practice worker ready "
+          f"{spread(warm_up)} after the scroll; then the first Run -> verdict {spread(first_run)} (target <= 500 ms)")
+    print("tab's renderer RSS (page and workers), median: " +
+          ", ".join(f"{what} {statistics.median(m[i] for m in memory):.0f} MB" for i, what in
+                    enumerate(("blank tab", "widgets' engine ready", "and the practice worker ready"))))
+    print(f"after a killed run, the next Run -> verdict (fresh worker): {spread(recover)}")
+
+
+if __name__ == "__main__":
+    main()

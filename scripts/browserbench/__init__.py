@@ -1,2 +1,0 @@
-"""Pieces of the browser benchmarks (``scripts/bench_widgets.py``, ``scripts/trace_widgets.py``): variants of a built
-page, cold and warm loads on on-disk Chromium profiles, edits typed through the page, and a Chrome trace summary."""

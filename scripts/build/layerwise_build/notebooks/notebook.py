@@ -1,0 +1,163 @@
+"""A page's notebook, made with nbformat from its outline (``outline.py``): the title and every section heading with
+its first sentence, a first cell that installs the engine from the site, each live example as a call of the engine
+on the example's inputs, each shapes table computed from ``GPTConfig``, and each exercise as its statement, a
+starter cell and a cell that grades it with ``engine.exercises.grade``.
+
+What the cells print comes from ``engine.notebook``, which formats the same result dicts the page's widgets and
+practice feedback show. Cell ids are numbered, so the same page always gives the same file.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from nbformat import v4
+
+from ..crosslink.fences import Fence
+from ..crosslink.shapes import LETTERS, letter_values, shape_rows
+from ..practice.fence import KIND_LABELS
+
+from .outline import Heading, Sentence, outline
+
+_LINK = re.compile(r"(\]\()([^)\s]+)(\))")  # a Markdown link's target: [text](target)
+_INLINE_MATH = re.compile(r"\\\((.+?)\\\)")  # the exercises' \( \) math; Jupyter and Colab read $ $
+# The letters of the shapes tables that are no field of GPTConfig (crosslink.shapes.letter_values gives them too)
+DERIVED_SIZES = {
+    "hs": "d // H",
+    "B": "settings.batch_size",
+    "V": "len(data.build_vocab(data.load_corpus()))",
+}
+V_COMMENT = "the page leaves V a letter, since it depends on the corpus; here: the sonnets shipped with the engine"
+
+
+@dataclass(frozen=True)
+class PageSite:
+    """Where a page lives on the site, for the notebook's links and its install cell."""
+    url: str  # the page's absolute URL
+    wheel_url: str  # the engine's pure wheel on the site
+    anchors: list[tuple[str, str]]  # (title, id) of the page's headings, in order (mkdocs' table of contents)
+    resolve: Callable[[str], str]  # a Markdown link target of the page -> an absolute URL
+
+
+def page_notebook(markdown: str, site: PageSite):
+    """The notebook of the page whose Markdown (inline values filled in) is ``markdown``."""
+    items = outline(markdown)
+    if not items or not (isinstance(items[0], Heading) and items[0].level == 1):
+        raise ValueError("the page does not start with its title (# Title)")
+    intro = items[1].text if len(items) > 1 and isinstance(items[1], Sentence) else ""
+    parts = {item.name for item in items if isinstance(item, Fence)}
+    cells = [v4.new_markdown_cell(_title(items[0].text, _links(intro, site), site)),
+             v4.new_code_cell(f"%pip install {site.wheel_url}"), v4.new_code_cell(_imports(parts))]
+    anchors, sizes_given = list(site.anchors), False
+    for item in items[2 if intro else 1:]:
+        if isinstance(item, Heading):
+            link = _anchor(item.text, anchors)
+            title = f"[{_links(item.text, site)}]({site.url}#{link})" if link else _links(item.text, site)
+            cells.append(v4.new_markdown_cell(f"{'#' * item.level} {title}"))
+        elif isinstance(item, Sentence):  # right after its heading's cell
+            cells[-1].source += "\n\n" + _links(item.text, site)
+        elif item.name == "widget":
+            cells.extend(_example_cells(item))
+        elif item.name == "shapes":
+            if not sizes_given:
+                cells.append(v4.new_code_cell(_sizes()))
+                sizes_given = True
+            cells.append(v4.new_code_cell(_shapes(item)))
+        else:
+            cells.extend(_exercise_cells(item.attrs["id"]))
+    for number, cell in enumerate(cells):
+        cell["id"] = f"cell-{number}"
+    return v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    })
+
+
+def _title(text, intro, site):
+    return (f"# {text}\n\n{intro}\n\n" if intro else f"# {text}\n\n") + (
+        f"This is the page [{text}]({site.url}) of Layerwise as a notebook: its live examples call the engine, its "
+        f"tensor shapes are computed from `GPTConfig`, and its exercises are graded by `engine.exercises.grade`, as "
+        f"on the page. The first cell installs the engine from the site (in Jupyter, JupyterLite or Colab).")
+
+
+def _anchor(text, anchors):
+    """The id of the next heading of the table of contents with the same words as ``text`` (None if none)."""
+    words = _words(text)
+    for i, (title, anchor) in enumerate(anchors):
+        if _words(title) == words:
+            del anchors[: i + 1]
+            return anchor
+    return None
+
+
+def _words(text):
+    return re.sub(r"\W+", "", re.sub(r"\{[^}]*\}|\]\([^)]*\)", "", text)).lower()
+
+
+def _links(text, site):
+    """``text`` with every relative link target made absolute, so it works outside the site."""
+    return _LINK.sub(lambda m: m.group(1) + site.resolve(m.group(2)) + m.group(3), text)
+
+
+def _imports(parts):
+    lines = []
+    if "widget" in parts:
+        lines.append("from engine import examples")
+    if "exercise" in parts:
+        lines.append("from engine.exercises import grade")
+    shown = [name for part, name in (("widget", "example_text"), ("exercise", "verdict_text")) if part in parts]
+    if shown:
+        lines.append(f"from engine.notebook import {', '.join(shown)}")
+    return "\n".join(lines) or "import engine"
+
+
+def _example_cells(fence):
+    from engine.examples import get_kind
+
+    kind = get_kind(fence.attrs["kind"])
+    inputs = {**kind.defaults(), **(json.loads(fence.body) if fence.body.strip() else {})}  # as the page's widget
+    arguments = "".join(f"    {name!r}: {value!r},\n" for name, value in inputs.items())
+    return [
+        v4.new_markdown_cell(f"**Live example: {kind.title}.** {kind.description}".rstrip()),
+        v4.new_code_cell(f"result = examples.run({kind.name!r}, {{\n{arguments}}})\nprint(example_text(result))"),
+    ]
+
+
+def _sizes():
+    unknown = {letter for letter, (field, _) in LETTERS.items() if field is None} - set(DERIVED_SIZES)
+    if unknown:
+        raise ValueError(f"the shapes letter {sorted(unknown)[0]} has no way to compute it in a notebook")
+    lines = ["from engine import data", "from engine.config import GPTConfig", "from engine.train import TrainSettings",
+             "", "config, settings = GPTConfig(), TrainSettings()"]
+    for letter, (field, meaning) in LETTERS.items():
+        comment = V_COMMENT if letter == "V" else meaning
+        lines.append(f"{letter} = {f'config.{field}' if field else DERIVED_SIZES[letter]}  # {comment}")
+    return "\n".join(lines)
+
+
+def _shapes(fence):
+    from engine.config import GPTConfig
+    from engine.train import TrainSettings
+
+    rows = shape_rows(fence.body, letter_values(GPTConfig(), TrainSettings()))
+    entries = "".join(f"    {name!r}: {symbolic},\n" for name, symbolic, _, _ in rows)
+    return (f"# Shapes: {fence.attrs.get('title', '')}\n"
+            f"for name, shape in {{\n{entries}}}.items():\n    print(f\"{{name}}: {{shape}}\")")
+
+
+def _exercise_cells(exercise_id):
+    from engine.exercises import get
+
+    exercise = get(exercise_id)
+    path = f"{exercise_id}.py"
+    statement = _INLINE_MATH.sub(r"$\1$", exercise.STATEMENT)
+    return [
+        v4.new_markdown_cell(f"### Practice: {exercise.TITLE} ({KIND_LABELS[exercise.KIND]})\n\n{statement}\n\n"
+                             f"Edit the next cell and run it (it saves your code as `{path}`), then run the one "
+                             f"after it for the verdict."),
+        v4.new_code_cell(f"%%writefile {path}\n{exercise.STARTER.rstrip()}\n"),
+        v4.new_code_cell(f"with open({path!r}) as code:\n"
+                         f"    print(verdict_text(grade({exercise_id!r}, code.read())))"),
+    ]

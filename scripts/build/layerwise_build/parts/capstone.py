@@ -1,0 +1,121 @@
+"""The plugin's part for the page "Build your GPT" (option ``capstone``): the ```capstone fence,
+``part="functions"`` (every function the model needs and the exercise that makes it the learner's) or
+``part="trainer"`` (controls, chart, samples, with the engine's own curves for every offered setting, computed here
+and cached by a hash of engine/).
+
+Runs after the practice part, whose browser files (``<widgets>/practice/``) hold the page's script, ``capstone.js``.
+"""
+import json
+from html import escape
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
+
+from ..livewidgets import fences
+from ..livewidgets.engine_package import source_digest
+from ..yourgpt import page as render
+
+CACHE = Path(".cache") / "layerwise-capstone"  # under the project's root
+STYLESHEET = "assets/layerwise/practice/capstone.css"  # shipped with the practice part's files
+_build = {}  # reset in on_config: `mkdocs serve` reuses this module
+
+
+def on_config(config, options, root):
+    _build.clear()
+    _build["root"] = root
+    if STYLESHEET not in [str(e) for e in config.extra_css]:
+        config.extra_css.append(STYLESHEET)
+    custom = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+    custom[:] = [f for f in custom if f.get("name") != "capstone"]
+    custom.append({"name": "capstone", "class": "capstone", "format": _format, "validator": _validate})
+    return config
+
+
+def on_files(files, config):
+    _build["files"] = files
+    return files
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    _build["page"], _build["page_url"] = page.file.src_uri, page.url
+    return markdown
+
+
+def on_post_page(output, page, **kwargs):
+    """The page with the trainer renders every block at once (capstone.css says why)."""
+    if 'class="lw-capstone"' not in output:
+        return output
+    article = 'class="md-content__inner md-typeset"'
+    if article not in output:
+        raise PluginError(f"{page.file.src_uri}: no <article {article}> to mark (did the theme change?)")
+    return output.replace(article, 'class="md-content__inner md-typeset lw-render-all"', 1)
+
+
+def _validate(language, inputs, options, attrs, md):
+    fences.check_attributes(_build["page"], "capstone", inputs, required="part", allowed=("part",))
+    if inputs["part"] not in ("functions", "trainer"):
+        fences.fail(_build["page"], f"capstone fence: part must be functions or trainer, got {inputs['part']!r}")
+    options.update(inputs)
+    return True
+
+
+def _format(source, language, class_name, options, md, **kwargs):
+    if source.strip():
+        fences.fail(_build["page"], "capstone fence: the body must be empty")
+    return _functions() if options["part"] == "functions" else _trainer()
+
+
+def _link(exercise):
+    target = _build["files"].get_file_from_path(exercise.PAGE)
+    if target is None:
+        raise PluginError(f"{_build['page']}: exercise page {exercise.PAGE} is not in the site")
+    return get_relative_url(target.url, _build["page_url"])
+
+
+def _functions():
+    from engine import exercises
+    from engine.capstone.layers import LAYERS, NOT_CALLED, PLAIN
+
+    def row(exercise_id, engine_name, role):
+        if exercise_id is None:
+            return engine_name, role, None, None, None
+        exercise = exercises.get(exercise_id)
+        return (exercise.FUNCTION, role, exercise_id, f"{_link(exercise)}#exercise-{exercise_id}",
+                f"exercise: {exercise.TITLE}")
+
+    rows = []
+    for layer in LAYERS:
+        rows.append(row(layer.exercise_forward, layer.forward.__name__, f"{layer.name}, forward"))
+        rows.append(row(layer.exercise_backward, layer.backward.__name__, f"{layer.name}, backward"))
+    rows += [row(plain.exercise, plain.engine.__name__, plain.name) for plain in PLAIN]
+    others = "".join(
+        f'<li><a href="{escape(_link(exercises.get(i)))}#exercise-{i}"><code>{escape(exercises.get(i).FUNCTION)}'
+        f'</code></a>: {escape(reason)}</li>' for i, reason in NOT_CALLED.items())
+    return (render.functions_table(rows) + '<p>Exercises this model does not call, and why:</p>'
+            f'<ul class="lw-capstone__others">{others}</ul>')
+
+
+def _reference():
+    """The engine's curves for every offered setting, from the cache when engine/ has not changed."""
+    from engine.capstone import reference
+
+    path = _build["root"] / CACHE / f"{source_digest(_build['root'])}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
+    curves = reference.curves()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(curves))
+    return curves
+
+
+def _trainer():
+    import engine.capstone as capstone
+    from engine.capstone.reference import key
+
+    if "reference" not in _build:
+        _build["reference"] = _reference()
+    data = {"choices": capstone.CHOICES, "defaults": capstone.DEFAULTS, "evalEvery": capstone.EVAL_EVERY,
+            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"]}
+    return render.trainer_html(_build["reference"], capstone.CHOICES, capstone.DEFAULTS, key(**capstone.DEFAULTS),
+                               data)

@@ -1,0 +1,124 @@
+"""The plugin's first part, always on: the cross-linker, generated source pages, math rendered by KaTeX, the
+learning path, the scaffold's unfilled places, a link check.
+
+The work lives in ``crosslink/``, ``mathrender/``, ``sitenav/`` and ``newpage/``; this module only connects it to
+mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so ``--strict`` fails.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, InclusionLevel
+
+from .. import sitenav
+from ..crosslink.codeindex import python_files
+from ..crosslink.linkcheck import check_site
+from ..crosslink.project import Project
+from ..crosslink.site import SiteBuild
+from ..mathrender import KatexError, KatexRenderer, index_math, render_math
+from ..newpage.places import unfilled
+
+log = logging.getLogger("mkdocs.plugins.layerwise")
+KATEX_DIST = Path("node_modules") / "katex" / "dist"  # under the project's root, where `npm ci` puts it
+KATEX_FILES = ["katex.min.css"]  # and its fonts: the HTML is made at build time, so no KaTeX script ships
+KATEX_SITE_DIR = "assets/vendor/katex"
+_ID = re.compile(r'\bid="([^"]+)"')
+
+_build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config so serve rebuilds start clean
+_page_texts: dict[str, str] = {}  # every page's Markdown, front matter included: the learning path reads it
+_katex = KatexRenderer()  # kept across `mkdocs serve` rebuilds: its cache makes a rebuild render only new formulas
+
+
+def project_of(options, root) -> Project:
+    """The code the plugin's options name: the package, its tests, its demonstrations and what to leave out."""
+    return Project(root=root, package=options.package, tests=options.tests, exclude=tuple(options.exclude),
+                   demos=tuple(options.demos))
+
+
+def on_config(config, options, root):
+    global _build
+    _build = SiteBuild(project_of(options, root), log.warning)
+    project = _build.project
+    superfences = config.mdx_configs.setdefault("pymdownx.superfences", {})
+    superfences["custom_fences"] = [
+        f for f in superfences.get("custom_fences", []) if f["name"] not in {d["name"] for d in _build.custom_fences()}
+    ] + _build.custom_fences()
+    if config.nav is not None:
+        config.nav = [item for item in config.nav if not (isinstance(item, dict) and "Source" in item)]
+        config.nav.append({"Source": [{path: project.source_page(path)}
+                                      for path in python_files(project.root, [project.package])]})
+    return config
+
+
+def on_files(files, config):
+    pages = {f.src_uri: f.content_string for f in files.documentation_pages()}
+    urls = {f.src_uri: f.url for f in files.documentation_pages()}
+    _build.collect(pages, urls)
+    _page_texts.clear()
+    _page_texts.update(pages)
+    project = _build.project
+    docs = Path(config.docs_dir).resolve().relative_to(project.root).as_posix()
+    for message in unfilled(project.root, [docs, project.package, project.tests], exclude=project.exclude):
+        log.warning(message)  # a scaffolded page's places (newpage/): one warning each, so --strict fails
+    index = _build.index
+    log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
+             f"{len(index.files) - len(index.parsed)} unchanged since the last build")
+    for path in _build.source_paths():
+        # test files are reached from "Tests it" / "Tested by" links; listing them in the nav of every page
+        # would double the nav (and the time Material spends rendering it)
+        inclusion = InclusionLevel.NOT_IN_NAV if _build.project.is_test(path) else InclusionLevel.UNDEFINED
+        files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path),
+                                    inclusion=inclusion))
+    katex = project.root / KATEX_DIST
+    if not katex.is_dir():
+        raise PluginError(f"KaTeX is missing at {katex}: run `npm ci` (bash scripts/dev.sh serve does it)")
+    vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((katex / "fonts").iterdir())]
+    for name in vendored:
+        files.append(File.generated(config, f"{KATEX_SITE_DIR}/{name}", abs_src_path=str(katex / name)))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    if _build.source_path_of(page.file.src_uri):
+        return markdown  # generated source pages: no directives, no inline values
+    try:
+        markdown = sitenav.fill_learning_path(markdown, config.nav, _page_texts)
+    except sitenav.NavError as error:
+        raise PluginError(str(error)) from None
+    return _build.prepare_page(page.file.src_uri, page.url, markdown)
+
+
+def on_page_content(html, page, config, files):
+    source_path = _build.source_path_of(page.file.src_uri)
+    if source_path:
+        html = _build.fill_source_page(source_path, html)
+    # mkdocs collects anchor ids before superfences' output is put back, so the directives' ids
+    # (#eq-..., #L12) are added here for its link validation to see.
+    page.present_anchor_ids = (page.present_anchor_ids or set()) | set(_ID.findall(html))
+    # mkdocs-material's search indexes the page next (on_page_context): let it read each formula as plain text
+    try:
+        return index_math(html, _katex)
+    except KatexError as error:
+        log.warning(f"page {page.file.src_uri!r}: {error}")
+        return html
+
+
+def on_post_page(output, page, config):
+    try:
+        return render_math(output, _katex)
+    except KatexError as error:
+        log.warning(f"page {page.file.src_uri!r}: {error}")
+        return output
+
+
+def on_shutdown():
+    _katex.close()
+
+
+def on_post_build(config):
+    for problem in check_site(Path(config.site_dir), base_path=urlsplit(config.site_url or "/").path or "/"):
+        log.warning(problem)

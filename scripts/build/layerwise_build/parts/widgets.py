@@ -1,0 +1,157 @@
+"""The plugin's part for the live widgets (option ``widgets``): pre-renders ```widget fences, ships the browser code,
+the engine wheel with the site's pyodide-lock.json, the engine's pure wheel for ``pip install`` (``wheels/``), and
+(with ``pyodide_dist`` or ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
+
+The work is done in ``livewidgets/``; the parts after this one use its wheel, engine-config.js and worker.
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+from mkdocs.config.config_options import ExtraScriptValue
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+from ..livewidgets import engine_package, fences, pyodide_dist
+
+ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
+# ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
+BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "widget-state.js", "widget-render.js",
+                   "widget-storage.js", "widget-keys.js", "widget-help.js", "widget-announce.js", "cells.js")
+BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css")  # the workers importScripts the loader
+CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
+READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
+PACKAGE_CACHE = Path(".cache") / "layerwise-engine"  # under the project's root
+# The self-hosted runtime seen from the engine's folder in the site (ASSETS/engine-<key>/): its lock file names
+# NumPy by this relative path, so the site works under any origin and path.
+SELF_HOSTED_FROM_ENGINE = "../" * (ASSETS.count("/") + 2) + pyodide_dist.SITE_FOLDER + "/"
+
+_build = {}  # state of the current build; reset in on_config because `mkdocs serve` reuses this module
+
+
+_before_build = {}  # the engine modules this process had imported before the first build, put back after it
+
+
+def _take_engine_modules():
+    return {name: sys.modules.pop(name) for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]}
+
+
+def on_config(config, options, root):
+    # `mkdocs serve`: pre-render with the engine as it is now, not as first imported
+    taken = _take_engine_modules()
+    if not _before_build:
+        _before_build.update(taken)
+    from ..livewidgets import render
+
+    version = pyodide_dist.pinned_version(root)
+    environ = os.environ if options.pyodide_dist is None else {"PYODIDE_DIST": options.pyodide_dist}
+    try:
+        dist = pyodide_dist.self_hosted_dist(version, environ)
+    except pyodide_dist.PyodideDistError as error:
+        raise PluginError(str(error)) from None
+    # The lock file starts from the runtime's own: the self-hosted folder's, or the npm package's (the same release
+    # as the CDN's, whose NumPy entry it then points at by absolute URL).
+    runtime = dist or root / "node_modules" / "pyodide"
+    if not (runtime / engine_package.LOCK).is_file():
+        raise PluginError(f"no {engine_package.LOCK} in {runtime}: run `npm ci` (scripts/dev.sh does it)")
+    runtime_url = SELF_HOSTED_FROM_ENGINE if dist else pyodide_dist.cdn_url(version)
+    try:
+        package, key = engine_package.build(root, runtime / engine_package.LOCK, runtime_url, root / PACKAGE_CACHE)
+    except engine_package.PackagingError as error:
+        raise PluginError(str(error)) from None
+    _build.clear()
+    _build.update(render=render, dist=dist, version=version, package=package, key=key, page=None, counts={},
+                  browser=Path(options.widgets))
+
+    # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
+    # (seconds to load) then starts before other scripts' page work. Every module gets its own tag, not only the
+    # entry, so the browser fetches them all at once instead of discovering the imports one level at a time.
+    scripts = [f"{ASSETS}/{CONFIG_SCRIPT}"] + [_module_script(f"{ASSETS}/{name}") for name in BROWSER_MODULES]
+    paths = [str(s) for s in scripts]
+    config.extra_javascript[:] = scripts + [e for e in config.extra_javascript if str(e) not in paths]
+    if f"{ASSETS}/widgets.css" not in [str(e) for e in config.extra_css]:
+        config.extra_css.append(f"{ASSETS}/widgets.css")
+    fences.register(config, "widget", _format_widget, _validate_widget)
+    return config
+
+
+def _module_script(path):
+    script = ExtraScriptValue(path)
+    script.type = "module"
+    return script
+
+
+def on_page_markdown(markdown, page, **kwargs):
+    _build["page"] = page.file.src_uri
+    _build["counts"] = {}
+    return markdown
+
+
+def _validate_widget(language, inputs, options, attrs, md):
+    fences.check_attributes(_build["page"], "widget", inputs, required="kind", allowed=("kind", "id"))
+    options.update(inputs)
+    return True
+
+
+def _format_widget(source, language, class_name, options, md, **kwargs):
+    kind = options["kind"]
+    widget_id = options.get("id")
+    if not widget_id:  # <kind>-<n>, counting the widgets of that kind without an id
+        counts = _build["counts"]
+        counts[kind] = counts.get(kind, 0) + 1
+        widget_id = f"{kind}-{counts[kind]}"
+    where = f"widget {widget_id!r} (kind {kind!r})"
+    try:
+        overrides = json.loads(source) if source.strip() else {}
+    except json.JSONDecodeError as error:
+        _fail(f"{where}: the body is not valid JSON: {error}")
+    if not isinstance(overrides, dict):
+        _fail(f"{where}: the body must be a JSON object of inputs, got {type(overrides).__name__}")
+    try:
+        return _build["render"].widget_html(kind, widget_id, overrides)
+    except ValueError as error:  # LayerwiseError from the kind framework or the engine
+        _fail(f"{where}: {error}")
+
+
+def _fail(message):
+    fences.fail(_build["page"], message)
+
+
+def on_files(files, config):
+    for name in BROWSER_FILES:
+        files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["browser"] / name)))
+    engine_folder = f"engine-{_build['key']}"  # named by content: a changed engine is never served from a cache
+    for path in sorted(p for p in _build["package"].iterdir() if p.is_file()):  # the compiled wheel and pyodide-lock.json
+        files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
+    wheel = engine_package.pure_wheel(_build["package"])
+    files.append(File.generated(config, f"{engine_package.SITE_WHEELS}/{wheel.name}", abs_src_path=str(wheel)))
+    pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
+    engine_config = {  # URLs relative to this file's folder
+        "pyodideVersion": _build["version"],
+        "pyodide": pyodide_url,
+        "lockFile": f"{engine_folder}/{engine_package.LOCK}",
+        "readyTimeoutMs": READY_TIMEOUT_MS,
+    }
+    # A script, not JSON to fetch: the worker can start the moment a widget is seen, even while the page is busy.
+    script = f"window.Layerwise = Object.assign(window.Layerwise || {{}}, {{engineConfig: {json.dumps(engine_config)}}});\n"
+    files.append(File.generated(config, f"{ASSETS}/{CONFIG_SCRIPT}", content=script))
+    return files
+
+
+def on_shutdown():
+    """Give a process that builds in-process (tests, benchmarks) its own engine modules back: its functions import
+    kinds lazily, and a kind imported into the build's fresh package would not be one of its kinds."""
+    _take_engine_modules()
+    sys.modules.update(_before_build)
+    _before_build.clear()
+
+
+def on_post_build(config):
+    if _build["dist"]:
+        pyodide_dist.copy_dist(_build["dist"], config.site_dir, engine_package.engine_entry(_build["package"])["depends"])
+
+
+def on_serve(server, config, builder):
+    server.watch(str(_build["browser"]))  # the engine's folder is in mkdocs.yml's watch: list
+    return server

@@ -1,4 +1,0 @@
-"""Build-time half of the live widgets: pre-render ``widget`` fences, ship the engine as a wheel, locate Pyodide.
-
-`scripts/widgets_hook.py` wires these into mkdocs; `widgets/` holds the browser half that takes over the markup.
-"""
