@@ -4,14 +4,15 @@ A page's widget and its exercise feedback are drawn in the browser from two JSON
 ``engine.examples.run`` and of ``engine.exercises.grade``. A notebook prints the same dicts with these two functions,
 so its numbers are the strings Python formatted for the page, in the page's order.
 """
-from .examples.kind import GROUP_TITLES
+from .examples import get_kind
 
 
 def example_text(result):
-    """A widget's outputs in the page's order: group by group under its title, every block as ``name: label, shape
-    (r, c)`` and its cells; then the arithmetic, the notes, the gradient check and the plots' titles."""
+    """A widget's outputs in the page's order: group by group under the kind's own title for it (the page's
+    heading), every block as ``name: label, shape (r, c)`` and its cells; then the arithmetic, the notes, the gradient
+    check and the plots' titles."""
     lines = []
-    for group, title in GROUP_TITLES.items():
+    for group, title in get_kind(result["kind"]).group_titles.items():
         blocks = [block for block in result["blocks"] if block["group"] == group]
         lines.extend([title] if blocks else [])
         for block in blocks:

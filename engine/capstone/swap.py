@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import exercises, model
 from ..errors import LayerwiseError
+from ..exercises._spec import parameters
 from .layers import LAYERS, PLAIN, engine_in_place
 
 
@@ -41,9 +42,9 @@ class _Cache(NamedTuple):
 
 
 def argument_names(exercise_id):
-    """The names of the learner function's arguments, read from the exercise's reference (same signature)."""
-    code = exercises.get(exercise_id).reference.__code__
-    return code.co_varnames[:code.co_argcount]
+    """The names of the learner function's arguments, read from the exercise's solution."""
+    exercise = exercises.get(exercise_id)
+    return parameters(exercise.SOLUTION, exercise.FUNCTION)
 
 
 def describe(exercise_id, args):

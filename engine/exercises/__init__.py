@@ -12,9 +12,12 @@ import json
 
 from .. import module_names
 from ..errors import LayerwiseError
+from ._spec import starter
 
 REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "STARTER": str, "SOLUTION": str,
             "HINTS": tuple, "PAGE": str, "ORDER": int, "OUTPUTS": tuple, "CASES": tuple}
+STARTER_DEFAULT = ("; left out, it comes from a SOLUTION that parses and defines FUNCTION (KIND 'write') or from "
+                   "MISTAKES[0] (KIND 'fix')")
 
 
 def _module_names():
@@ -35,7 +38,27 @@ def get(exercise_id):
     if not name.isidentifier() or name not in _module_names():
         known = ", ".join(n.replace("_", "-") for n in _module_names())
         raise LayerwiseError(f"unknown exercise {exercise_id!r}; known exercises: {known}")
-    return importlib.import_module(f"{__name__}.{name}")
+    exercise = importlib.import_module(f"{__name__}.{name}")
+    if not hasattr(exercise, "STARTER"):
+        _give_default_starter(exercise)
+    return exercise
+
+
+def _give_default_starter(exercise):
+    """A module without STARTER gets the usual one: for "write", SOLUTION's signature and docstring with the body
+    left to write (``_spec.starter``); for "fix", SOLUTION with its first known mistake. A module whose SOLUTION
+    cannot give one is left without, and :func:`validate` says what the default needs."""
+    solution, function = getattr(exercise, "SOLUTION", None), getattr(exercise, "FUNCTION", None)
+    kind = getattr(exercise, "KIND", None)
+    if not (isinstance(solution, str) and isinstance(function, str)):
+        return
+    if kind == "write":
+        try:
+            exercise.STARTER = starter(solution, function)
+        except (SyntaxError, StopIteration):  # SOLUTION does not parse, or does not define FUNCTION
+            pass
+    elif kind == "fix" and getattr(exercise, "MISTAKES", ()):
+        exercise.STARTER = exercise.MISTAKES[0].source(solution)
 
 
 def grade(exercise_id, source):
@@ -78,8 +101,8 @@ def validate(exercise_id, page=None):
 
 
 def _problems(exercise_id, exercise):
-    missing = [f"{name} ({kind.__name__})" for name, kind in REQUIRED.items()
-               if not isinstance(getattr(exercise, name, None), kind)]
+    missing = [f"{name} ({kind.__name__}{STARTER_DEFAULT if name == 'STARTER' else ''})"
+               for name, kind in REQUIRED.items() if not isinstance(getattr(exercise, name, None), kind)]
     if missing:
         return [f"the module must define {', '.join(missing)}"]
     functions = ("reference", "figure") if getattr(exercise, "LAB", False) else ("reference",)

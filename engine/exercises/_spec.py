@@ -81,9 +81,35 @@ def generator():
 def starter(solution, function):
     """The usual starter of a "write" exercise: SOLUTION with ``function``'s body after its docstring replaced by
     ``# your code here`` (any other function in SOLUTION, such as a given forward, stays as it is)."""
-    node = next(n for n in ast.parse(solution).body if isinstance(n, ast.FunctionDef) and n.name == function)
+    node = _definition(solution, function)
     first = node.body[0]
     has_docstring = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
     keep = first.end_lineno if has_docstring else first.lineno - 1
     lines = solution.splitlines(keepends=True)
     return "".join(lines[:keep]) + " " * first.col_offset + "# your code here\n" + "".join(lines[node.end_lineno:])
+
+
+def parameters(solution, function):
+    """The names of ``function``'s parameters in SOLUTION, in order (what each case's inputs are passed as)."""
+    return tuple(argument.arg for argument in _definition(solution, function).args.args)
+
+
+def _definition(source, function):
+    return next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == function)
+
+
+def first_output(forward):
+    """The reference of a forward exercise: the engine's ``forward`` called with the case's inputs, its cache
+    dropped (``reference = first_output(_layernorm_forward)``)."""
+    def reference(*inputs):
+        return forward(*inputs)[0]
+    return reference
+
+
+def through_cache(backward, forward):
+    """The reference of a backward exercise called as ``(upstream, *forward's inputs)``: the engine's ``backward``
+    given the upstream gradient and the cache of the engine's ``forward``
+    (``reference = through_cache(_layernorm_backward, _layernorm_forward)``)."""
+    def reference(upstream, *inputs):
+        return backward(upstream, forward(*inputs)[1])
+    return reference

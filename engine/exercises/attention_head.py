@@ -1,6 +1,6 @@
 """Exercise: one head of causal scaled dot-product attention."""
 from ..attention import scaled_dot_product_forward as _scaled_dot_product_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "One attention head"
 PAGE = "layers/attention.md"
@@ -23,7 +23,6 @@ def attention_head(q, k, v):
     weights = weights / weights.sum(axis=-1, keepdims=True)
     return weights @ v
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Transpose only the last two axes of k (`np.swapaxes(k, -1, -2)`) so leading batch axes stay put.",
     "Divide the scores by sqrt(hs), the head size, before the softmax.",
@@ -44,8 +43,7 @@ MISTAKES = (
 )
 
 
-def reference(q, k, v):
-    return _scaled_dot_product_forward(q, k, v)[0]
+reference = first_output(_scaled_dot_product_forward)
 
 
 CASES = (

@@ -43,7 +43,6 @@ MISTAKES = (
     Mistake("masked with 0", "np.where(allowed, scores, -np.inf)", "np.where(allowed, scores, 0.0)",
             "A masked score of 0 still gets weight exp(0 - max) > 0; only -inf gives weight exactly 0."),
 )
-STARTER = MISTAKES[0].source(SOLUTION)
 
 
 def reference(scores):

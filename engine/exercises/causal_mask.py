@@ -1,6 +1,6 @@
 """Exercise: the causal mask of self-attention."""
 from ..attention import causal_mask as _causal_mask
-from ._spec import Mistake, case, random_case, starter
+from ._spec import Mistake, case, random_case
 
 TITLE = "Causal mask"
 PAGE = "layers/attention.md"
@@ -17,7 +17,6 @@ def causal_mask(T):
     """Return a (T, T) bool array, True where key j may be attended from query i (j <= i)."""
     return np.tril(np.ones((T, T), dtype=bool))
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Row i is the query, column j the key: the allowed entries are on and below the diagonal.",
     "`np.tril` keeps the lower triangle of a matrix; start from `np.ones((T, T), dtype=bool)`.",

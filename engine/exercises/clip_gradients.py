@@ -1,6 +1,6 @@
 """Exercise: clip two gradients together by their global norm."""
 from ..optim import clip_grad_norm as _clip_grad_norm
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Clipping by the global norm"
 PAGE = "model/training.md"
@@ -22,7 +22,6 @@ def clip_gradients(g1, g2, max_norm):
     scale = min(1.0, max_norm / norm)
     return g1 * scale, g2 * scale
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The global norm is the square root of the sum of *all* squared entries of both arrays.",
     "Only shrink: the factor is min(1, max_norm / norm).",

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..loss import cross_entropy_backward as _cross_entropy_backward, cross_entropy_forward as _cross_entropy_forward
-from ._spec import Gradcheck, Mistake, case, integers, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, integers, normal, random_case
 
 TITLE = "Cross-entropy backward"
 PAGE = "layers/cross-entropy.md"
@@ -32,7 +32,6 @@ def cross_entropy_backward(logits, targets):
     np.put_along_axis(onehot, targets[..., None], 1.0, axis=-1)
     return (p - onehot) / targets.size
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Take one position first: its loss is log(sum_j exp(z_j)) - z_t.",
     "The derivative of log(sum_j exp(z_j)) with respect to z_i is exp(z_i) / sum_j exp(z_j), the softmax; the "

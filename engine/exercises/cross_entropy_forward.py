@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..loss import cross_entropy_forward as _cross_entropy_forward
-from ._spec import Mistake, case, integers, normal, random_case, starter
+from ._spec import Mistake, case, first_output, integers, normal, random_case
 
 TITLE = "Cross-entropy from logits"
 PAGE = "layers/cross-entropy.md"
@@ -24,7 +24,6 @@ def cross_entropy(logits, targets):
     picked = np.take_along_axis(logits, targets[..., None], axis=-1)
     return float((lse - picked).mean())
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "log softmax(z)_t = z_t - log(sum_j exp(z_j)): no probabilities needed.",
     "log(sum exp(z)) = m + log(sum exp(z - m)) for the row maximum m.",
@@ -48,8 +47,7 @@ MISTAKES = (
 )
 
 
-def reference(logits, targets):
-    return _cross_entropy_forward(logits, targets)[0]
+reference = first_output(_cross_entropy_forward)
 
 
 CASES = (

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_backward as _dropout_backward, dropout_forward as _dropout_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "Dropout backward"
 PAGE = "layers/dropout.md"
@@ -24,7 +24,6 @@ def dropout_backward(dy, x, p, mask):
     """dy, x and mask have the same shape; p in [0, 1). Return dx."""
     return dy * mask / (1.0 - p)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "A dropped entry did not reach the output, so it gets no gradient.",
     "A kept entry was multiplied by 1/(1 - p); its gradient is multiplied by the same factor.",
@@ -38,8 +37,7 @@ MISTAKES = (
 GRADCHECK = Gradcheck(forward="dropout_forward", args=("x", "p", "mask"), wrt=("x",), upstream="dy")
 
 
-def reference(dy, x, p, mask):
-    return _dropout_backward(dy, _dropout_forward(x, p, mask)[1])
+reference = through_cache(_dropout_backward, _dropout_forward)
 
 
 CASES = (

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Inverted dropout"
 PAGE = "layers/dropout.md"
@@ -20,7 +20,6 @@ def dropout_forward(x, p, mask):
     """x: any shape, p: drop probability in [0, 1), mask: bool like x (True = keep). Return y."""
     return x * mask / (1.0 - p)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Multiplying by a boolean mask zeroes the dropped entries.",
     "A kept entry survives with probability 1 - p; dividing by 1 - p makes its expected value x again.",
@@ -40,8 +39,7 @@ def _keep(p, *shape):
     return lambda rng: rng.random(shape) >= p
 
 
-def reference(x, p, mask):
-    return _dropout_forward(x, p, mask)[0]
+reference = first_output(_dropout_forward)
 
 
 CASES = (

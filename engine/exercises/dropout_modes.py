@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Dropout: training and evaluation"
 PAGE = "layers/dropout.md"
@@ -22,7 +22,6 @@ def dropout(x, p, mask, training):
         return x
     return x * mask / (1.0 - p)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Look at `training` first.",
     "Because training already divided by 1 - p, evaluation is simply the identity.",

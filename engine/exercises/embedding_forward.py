@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..embedding import embedding_forward as _embedding_forward
-from ._spec import Mistake, case, integers, normal, random_case, starter
+from ._spec import Mistake, case, first_output, integers, normal, random_case
 
 TITLE = "Embedding lookup"
 PAGE = "layers/embedding.md"
@@ -20,7 +20,6 @@ def embedding_forward(ids, table):
     """ids: integer array (...), table: (V, d). Return out of shape (..., d)."""
     return table[ids]
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "NumPy's integer-array indexing does the whole lookup in one expression; no loop is needed.",
     "Indexing the first axis of `table` with an array of ids gives one row per id, shaped like `ids`.",
@@ -35,8 +34,7 @@ MISTAKES = (
 )
 
 
-def reference(ids, table):
-    return _embedding_forward(ids, table)[0]
+reference = first_output(_embedding_forward)
 
 
 CASES = (

@@ -1,6 +1,6 @@
 """Exercise: the derivative of GPT-2's tanh GELU."""
 from ..activations import gelu_tanh_backward as _gelu_tanh_backward, gelu_tanh_forward as _gelu_tanh_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "GELU backward"
 PAGE = "layers/activations.md"
@@ -24,7 +24,6 @@ def gelu_backward(dy, x):
     dt_dx = (1.0 - t ** 2) * np.sqrt(2.0 / np.pi) * (1.0 + 3 * 0.044715 * x ** 2)
     return dy * (0.5 * (1.0 + t) + 0.5 * x * dt_dx)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "With t = tanh(u), gelu is x times 0.5 (1 + t), and t depends on x too: its derivative has two terms, "
     "0.5 (1 + t) + 0.5 x dt/dx.",
@@ -44,8 +43,7 @@ MISTAKES = (
 GRADCHECK = Gradcheck(forward="gelu", args=("x",), wrt=("x",), upstream="dy")
 
 
-def reference(dy, x):
-    return _gelu_tanh_backward(dy, _gelu_tanh_forward(x)[1])
+reference = through_cache(_gelu_tanh_backward, _gelu_tanh_forward)
 
 
 CASES = (

@@ -1,6 +1,6 @@
 """Exercise: GPT-2's GELU, the tanh approximation."""
 from ..activations import gelu_tanh_forward as _gelu_tanh_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "GELU (tanh approximation)"
 PAGE = "layers/activations.md"
@@ -18,7 +18,6 @@ def gelu(x):
     inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)
     return 0.5 * x * (1.0 + np.tanh(inner))
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Build the argument of tanh first, then multiply elementwise by 0.5 * x.",
     "The cubic term is `0.044715 * x ** 3`, inside the bracket that is scaled by sqrt(2 / pi).",
@@ -33,8 +32,7 @@ MISTAKES = (
 )
 
 
-def reference(x):
-    return _gelu_tanh_forward(x)[0]
+reference = first_output(_gelu_tanh_forward)
 
 
 CASES = (

@@ -1,6 +1,6 @@
 """Exercise: draw a GPT-2 weight matrix with a given random generator."""
 from ..init import init_weight as _init_weight
-from ._spec import Mistake, generator, random_case, starter
+from ._spec import Mistake, generator, random_case
 
 TITLE = "Drawing GPT-2 weights"
 PAGE = "layers/initialisation.md"
@@ -19,7 +19,6 @@ def gpt2_init(shape, rng, num_layers, residual):
     std = 0.02 / np.sqrt(2 * num_layers) if residual else 0.02
     return rng.normal(0.0, std, size=shape)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Choose the standard deviation first, then draw once.",
     "`rng.normal(loc, scale, size)` takes the standard deviation, not the variance.",

@@ -1,6 +1,6 @@
 """Exercise: GPT-2's initial standard deviation, scaled down for residual-writing projections."""
 from ..init import init_weight as _init_weight
-from ._spec import Mistake, case, random_case, starter
+from ._spec import Mistake, case, random_case
 
 TITLE = "GPT-2 scaled initialisation"
 PAGE = "layers/initialisation.md"
@@ -23,7 +23,6 @@ def gpt2_std(num_layers, residual):
         std = std / np.sqrt(2 * num_layers)
     return std
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Start from 0.02; only the residual-writing projections are scaled.",
     "Each of the L blocks writes into the stream twice (attention and MLP), so 2L contributions add up.",

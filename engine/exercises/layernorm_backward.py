@@ -1,6 +1,6 @@
 """Exercise: the LayerNorm backward, checked against the learner's own forward."""
 from ..norms import layernorm_backward as _layernorm_backward, layernorm_forward as _layernorm_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "LayerNorm backward"
 PAGE = "layers/layernorm.md"
@@ -35,7 +35,6 @@ def layernorm_backward(dy, x, gamma, beta, eps=1e-5):
     dbeta = dy.sum(axis=lead)
     return dx, dgamma, dbeta
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The parameters first. y = gamma * x_hat + beta, and gamma and beta serve every row: dbeta adds up dy and "
     "dgamma adds up dy * x_hat over every axis except the last.",
@@ -65,8 +64,7 @@ GRADCHECK = Gradcheck(forward="layernorm_forward", args=("x", "gamma", "beta"), 
                       upstream="dy")
 
 
-def reference(dy, x, gamma, beta, eps=1e-5):
-    return _layernorm_backward(dy, _layernorm_forward(x, gamma, beta, eps)[1])
+reference = through_cache(_layernorm_backward, _layernorm_forward)
 
 
 CASES = (

@@ -1,6 +1,6 @@
 """Exercise: LayerNorm forward over the last axis, with the biased variance."""
 from ..norms import layernorm_forward as _layernorm_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "LayerNorm forward"
 PAGE = "layers/layernorm.md"
@@ -22,7 +22,6 @@ def layernorm_forward(x, gamma, beta, eps=1e-5):
     x_hat = (x - mean) / np.sqrt(var + eps)
     return gamma * x_hat + beta
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Reduce over the last axis only, `axis=-1`, and keep it (`keepdims=True`) so the statistics broadcast back.",
     "The variance is the mean of the squared deviations from the row's mean: divide by d, not d - 1.",
@@ -44,8 +43,7 @@ MISTAKES = (
 )
 
 
-def reference(x, gamma, beta, eps=1e-5):
-    return _layernorm_forward(x, gamma, beta, eps)[0]
+reference = first_output(_layernorm_forward)
 
 
 CASES = (

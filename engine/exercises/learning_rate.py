@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..optim import learning_rate as _learning_rate
-from ._spec import Case, Mistake, case, starter
+from ._spec import Case, Mistake, case
 
 TITLE = "Learning-rate schedule"
 PAGE = "model/training.md"
@@ -26,7 +26,6 @@ def learning_rate(step, base_lr, warmup_steps, total_steps):
     cosine = 0.5 * (1.0 + np.cos(np.pi * progress))
     return base_lr * (0.1 + 0.9 * cosine)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Two cases: step < warmup_steps, and the rest.",
     "At the end of warm-up q = 0 and the cosine factor is 1; at total_steps q = 1 and it is 0.",

@@ -1,6 +1,6 @@
 """Exercise: the three gradients of a linear layer over a batch axis."""
 from ..linear import linear_backward as _linear_backward, linear_forward as _linear_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "Linear backward over a batch"
 PAGE = "layers/linear.md"
@@ -28,7 +28,6 @@ def linear_backward(dY, X, W, b):
     db = dY2.sum(axis=0)
     return dX, dW, db
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Check shapes first: dX = dY @ W.T is (B, T, n_in) like X.",
     "W is shared by all B*T rows, so dW sums X^T dY over every row: flatten the leading axes with "
@@ -48,8 +47,7 @@ MISTAKES = (
 GRADCHECK = Gradcheck(forward="linear_forward", args=("X", "W", "b"), wrt=("X", "W", "b"), upstream="dY")
 
 
-def reference(dY, X, W, b):
-    return _linear_backward(dY, _linear_forward(X, W, b)[1])
+reference = through_cache(_linear_backward, _linear_forward)
 
 
 CASES = (

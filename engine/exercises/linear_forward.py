@@ -1,6 +1,6 @@
 """Exercise: the linear layer Y = X @ W + b with leading batch axes."""
 from ..linear import linear_forward as _linear_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Linear forward"
 PAGE = "layers/linear.md"
@@ -17,7 +17,6 @@ def linear_forward(X, W, b):
     """X: (..., n_in), W: (n_in, n_out), b: (n_out,). Return Y of shape (..., n_out)."""
     return X @ W + b
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`@` multiplies the last axis of X with the first axis of W, whatever leading axes X has.",
     "b has one entry per output and broadcasts over every row.",
@@ -30,8 +29,7 @@ MISTAKES = (
 )
 
 
-def reference(X, W, b):
-    return _linear_forward(X, W, b)[0]
+reference = first_output(_linear_forward)
 
 
 CASES = (

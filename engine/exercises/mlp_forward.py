@@ -1,7 +1,7 @@
 """Exercise: the transformer block's feed-forward sublayer."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import mlp_forward as _mlp_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, normal, random_case
 
 TITLE = "The feed-forward sublayer"
 PAGE = "model/model.md"
@@ -21,7 +21,6 @@ def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
     a = 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))
     return a @ ff2_w + ff2_b
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Three steps: widen to F with ff1, apply GELU to every entry, project back to d with ff2.",
     "GELU (tanh form): 0.5 h (1 + tanh(sqrt(2/pi) (h + 0.044715 h^3))).",

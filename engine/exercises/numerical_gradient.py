@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..gradcheck import numerical_gradient as _numerical_gradient
-from ._spec import Case, Mistake, starter
+from ._spec import Case, Mistake
 
 TITLE = "Central differences"
 PAGE = "model/gradcheck.md"
@@ -29,7 +29,6 @@ def numerical_gradient(f, x, h=1e-5):
         grad[i] = (f_plus - f_minus) / (2 * h)
     return grad
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`np.ndindex(x.shape)` visits every index of an array of any shape.",
     "Keep the entry's original value, set it to original + h, call f, then original - h, call f, then restore it.",

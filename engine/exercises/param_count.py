@@ -1,7 +1,7 @@
 """Exercise: count the parameters of the pre-LN GPT."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import param_count as _param_count
-from ._spec import Mistake, case, random_case, starter
+from ._spec import Mistake, case, random_case
 
 TITLE = "Counting parameters"
 PAGE = "model/model.md"
@@ -25,7 +25,6 @@ def gpt_param_count(V, T, d, F, L):
     head = d * V + V
     return embeddings + L * (attention + mlp + norms) + 2 * d + head
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Count one block, multiply by L, then add what sits outside the blocks.",
     "Each LayerNorm has 2d parameters; there are two per block and one at the end.",

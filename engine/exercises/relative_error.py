@@ -1,6 +1,6 @@
 """Exercise: the relative error that decides whether a gradient check passes."""
 from ..gradcheck import relative_error as _relative_error
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Relative error"
 PAGE = "model/gradcheck.md"
@@ -21,7 +21,6 @@ def relative_error(a, b):
         return 0.0
     return float(np.linalg.norm(a - b) / denominator)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`np.linalg.norm(a)` is the Euclidean norm of all entries of a, whatever its shape.",
     "Guard the 0 / 0 case before dividing.",

@@ -1,6 +1,6 @@
 """Exercise: the backward of ReLU, with the gradient at exactly 0 taken as 0."""
 from ..activations import relu_backward as _relu_backward, relu_forward as _relu_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "ReLU backward"
 PAGE = "layers/activations.md"
@@ -22,7 +22,6 @@ def relu_backward(dy, x):
     """dy and x have the same shape. Return dx."""
     return dy * (x > 0)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The derivative of max(0, x) is 1 for x > 0 and 0 for x < 0.",
     "Multiply the upstream gradient by that 0/1 pattern (the chain rule).",
@@ -39,8 +38,7 @@ MISTAKES = (
 GRADCHECK = Gradcheck(forward="relu_forward", args=("x",), wrt=("x",), upstream="dy")
 
 
-def reference(dy, x):
-    return _relu_backward(dy, _relu_forward(x)[1])
+reference = through_cache(_relu_backward, _relu_forward)
 
 
 CASES = (

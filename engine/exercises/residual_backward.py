@@ -34,7 +34,6 @@ MISTAKES = (
     Mistake("branch without the transpose", "dx_branch = dy @ W.T", "dx_branch = dy @ W",
             "The gradient through x @ W is dy @ W.T: multiply by the transpose of W."),
 )
-STARTER = MISTAKES[0].source(SOLUTION)
 GRADCHECK = Gradcheck(forward="residual_forward", args=("x", "W"), wrt=("x",), upstream="dy")
 
 

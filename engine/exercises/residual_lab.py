@@ -5,7 +5,7 @@ from ..examples.svg import line_chart
 from ..linear import linear_forward as _linear_forward
 from ..norms import layernorm_forward as _layernorm_forward
 from ..residual import residual_forward as _residual_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Lab: LayerNorm and a residual update"
 PAGE = "layers/residual.md"
@@ -28,7 +28,6 @@ def residual_update(x, W, gamma, beta, eps=1e-5):
     h = gamma * (x - mean) / np.sqrt(var + eps) + beta
     return x + h @ W
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "First the LayerNorm of x (per row, biased variance), then the branch h @ W, then add x.",
     "The norm sits on the branch only: the skip path carries x itself, unnormalised.",

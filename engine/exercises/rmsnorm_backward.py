@@ -1,6 +1,6 @@
 """Exercise: RMSNorm backward."""
 from ..norms import rmsnorm_backward as _rmsnorm_backward, rmsnorm_forward as _rmsnorm_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "RMSNorm backward"
 PAGE = "layers/rmsnorm.md"
@@ -28,7 +28,6 @@ def rmsnorm_backward(dy, x, gamma, eps=1e-5):
     dgamma = (dy * x_hat).sum(axis=tuple(range(dy.ndim - 1)))
     return dx, dgamma
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "gamma first: it serves every row, so dgamma adds up dy * x * r over every axis except the last "
     "(`axis=tuple(range(dy.ndim - 1))`).",
@@ -48,8 +47,7 @@ MISTAKES = (
 GRADCHECK = Gradcheck(forward="rmsnorm_forward", args=("x", "gamma"), wrt=("x", "gamma"), upstream="dy")
 
 
-def reference(dy, x, gamma, eps=1e-5):
-    return _rmsnorm_backward(dy, _rmsnorm_forward(x, gamma, eps)[1])
+reference = through_cache(_rmsnorm_backward, _rmsnorm_forward)
 
 
 CASES = (

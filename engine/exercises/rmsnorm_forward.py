@@ -1,6 +1,6 @@
 """Exercise: RMSNorm forward."""
 from ..norms import rmsnorm_forward as _rmsnorm_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "RMSNorm forward"
 PAGE = "layers/rmsnorm.md"
@@ -18,7 +18,6 @@ def rmsnorm_forward(x, gamma, eps=1e-5):
     ms = (x ** 2).mean(axis=-1, keepdims=True)
     return gamma * x / np.sqrt(ms + eps)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "The mean square of a row is `(x ** 2).mean(axis=-1, keepdims=True)`.",
     "eps goes inside the square root.",
@@ -35,8 +34,7 @@ MISTAKES = (
 )
 
 
-def reference(x, gamma, eps=1e-5):
-    return _rmsnorm_forward(x, gamma, eps)[0]
+reference = first_output(_rmsnorm_forward)
 
 
 CASES = (

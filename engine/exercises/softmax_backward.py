@@ -1,6 +1,6 @@
 """Exercise: the softmax backward as a Jacobian-vector product."""
 from ..softmax import softmax_backward as _softmax_backward, softmax_forward as _softmax_forward
-from ._spec import Gradcheck, Mistake, case, normal, random_case, starter
+from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "Softmax backward"
 PAGE = "layers/softmax.md"
@@ -24,7 +24,6 @@ def softmax_backward(dp, x):
     p = softmax(x)
     return p * (dp - (dp * p).sum(axis=-1, keepdims=True))
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "Work on one row. Every p_j depends on every x_i of the row, so dx_i = sum over j of dp_j * dp_j/dx_i.",
     "The Jacobian entry is dp_j/dx_i = p_j (delta_ij - p_i): p_i (1 - p_i) on the diagonal, -p_i p_j elsewhere.",
@@ -45,8 +44,7 @@ MISTAKES = (
 GRADCHECK = Gradcheck(forward="softmax", args=("x",), wrt=("x",), upstream="dp")
 
 
-def reference(dp, x):
-    return _softmax_backward(dp, _softmax_forward(x)[1])
+reference = through_cache(_softmax_backward, _softmax_forward)
 
 
 CASES = (

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..softmax import softmax_forward as _softmax_forward
-from ._spec import Mistake, case, normal, random_case, starter
+from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Stable softmax"
 PAGE = "layers/softmax.md"
@@ -21,7 +21,6 @@ def softmax(x):
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "softmax(x) = softmax(x - c) for any constant c per row; choose c = the row's maximum.",
     "Use `axis=-1, keepdims=True` for both the maximum and the sum so they broadcast back over the row.",
@@ -40,8 +39,7 @@ MISTAKES = (
 )
 
 
-def reference(x):
-    return _softmax_forward(x)[0]
+reference = first_output(_softmax_forward)
 
 
 def _masked(rng):

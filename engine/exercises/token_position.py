@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..embedding import token_position_forward as _token_position_forward
-from ._spec import Mistake, case, integers, normal, random_case, starter
+from ._spec import Mistake, case, first_output, integers, normal, random_case
 
 TITLE = "Token plus position embedding"
 PAGE = "layers/embedding.md"
@@ -21,7 +21,6 @@ def embed_tokens(ids, tok_emb, pos_emb):
     T = ids.shape[1]
     return tok_emb[ids] + pos_emb[:T]
 '''
-STARTER = starter(SOLUTION, FUNCTION)
 HINTS = (
     "`tok_emb[ids]` is already `(B, T, d)`.",
     "Only the first T rows of `pos_emb` are used; `(T, d)` broadcasts over the batch axis.",
@@ -35,8 +34,7 @@ MISTAKES = (
 )
 
 
-def reference(ids, tok_emb, pos_emb):
-    return _token_position_forward(ids, tok_emb, pos_emb)[0]
+reference = first_output(_token_position_forward)
 
 
 CASES = (

@@ -41,3 +41,11 @@ def test_a_pass_says_so_with_every_check():
     lines = verdict_text(result).splitlines()
     assert lines[0] == f"Passed: all {len(result['checks'])} checks."
     assert lines[1:] == [f"✓ {check['name']}" for check in result["checks"]]
+
+
+def test_an_example_titles_its_groups_as_its_page_does():
+    # The training kind renames "forward" to what its page shows; the notebook must say the same, not the default.
+    result = examples.run("training", {**examples.get_kind("training").defaults(), "steps": 2, "warmup_steps": 1})
+    lines = example_text(result).splitlines()
+    assert "Measured along the run" in lines
+    assert "Forward" not in lines

@@ -110,3 +110,23 @@ def test_a_lab_without_its_figure_and_an_exercise_without_a_reference(monkeypatc
         exercises.validate(name)
     assert str(error.value) == ("exercise 'no_figure': the module must define reference(...); the module must define "
                                 "figure(...)")
+
+
+def test_a_module_without_starter_whose_solution_cannot_give_one_is_told_what_the_default_needs(monkeypatch):
+    name = broken(monkeypatch, "no_starter", SOLUTION="def layer_norm(x):\n    return x\n")
+    delattr(exercises.get(name), "STARTER")
+    with pytest.raises(LayerwiseError) as error:
+        exercises.validate(name)
+    assert str(error.value) == ("exercise 'no_starter': the module must define STARTER (str; left out, it comes from "
+                                "a SOLUTION that parses and defines FUNCTION (KIND 'write') or from MISTAKES[0] "
+                                "(KIND 'fix'))")
+
+
+def test_get_gives_a_write_module_without_starter_none_when_its_solution_lacks_the_function():
+    module = types.ModuleType("engine.exercises.scratch")
+    module.KIND, module.FUNCTION, module.SOLUTION = "write", "f", "def g(x):\n    return x\n"
+    exercises._give_default_starter(module)
+    assert not hasattr(module, "STARTER")
+    module.SOLUTION = 'def f(x):\n    """Return x."""\n    return x\n'
+    exercises._give_default_starter(module)
+    assert module.STARTER == 'def f(x):\n    """Return x."""\n    # your code here\n'

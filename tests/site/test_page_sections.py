@@ -58,6 +58,19 @@ def test_layer_page_has_every_part_in_order(page):
     assert [part_of(h) for h in headings] == expected, f"{page}: the parts must come in the anatomy's order"
 
 
+GRADIENT_CHECK_SNIPPET = '--8<-- "gradient-check.md"'  # the method, its tolerance and the whole-model check, written once
+
+
+@pytest.mark.parametrize("page", [p for p in nav_pages() if "Checking the backward numerically" in sections(p)])
+def test_the_numerical_check_section_says_the_shared_part_from_one_place(page):
+    body = sections(page)["Checking the backward numerically"]
+    assert body.count(GRADIENT_CHECK_SNIPPET) == 1, (
+        f"{page}: its Checking the backward numerically section includes docs/snippets/gradient-check.md once "
+        "(ARCHITECTURE, Layer page anatomy); the page's own part says what its example checks and its test")
+    assert "gradcheck.md" not in body.replace(GRADIENT_CHECK_SNIPPET, ""), (
+        f"{page}: the link to Gradient checking comes from the snippet")
+
+
 @pytest.mark.parametrize("page", LAYER_PAGES)
 def test_objectives_prerequisites_and_takeaways(page):
     body = sections(page)

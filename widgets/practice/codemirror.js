@@ -1,12 +1,45 @@
 /* The code editor, built from CodeMirror 6's npm packages into one bundle at site-build time
  * (scripts/practice/bundle.py): only what is imported here ships. Colours come from mkdocs-material's own code
  * palette (CSS variables in widgets/practice/practice.css), so the editor follows the light and dark schemes. */
-import { EditorState } from "@codemirror/state";
-import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
+import { EditorState, RangeSetBuilder } from "@codemirror/state";
+import { Decoration, EditorView, ViewPlugin, keymap, lineNumbers, highlightActiveLine, drawSelection } from "@codemirror/view";
 import { defaultKeymap, history, historyKeymap, indentWithTab, isolateHistory, undo } from "@codemirror/commands";
 import { bracketMatching, indentOnInput, indentUnit, syntaxHighlighting } from "@codemirror/language";
 import { pythonLanguage } from "@codemirror/lang-python";
 import { classHighlighter } from "@lezer/highlight";
+
+/* A wrapped line goes on under its own indentation plus a hanging 2ch, not at column 0: each visible line gets its
+ * indentation in columns as --lw-indent, which practice.css turns into padding-left and a negative text-indent. */
+function indentColumns(text, tabSize) {
+  let columns = 0;
+  for (const char of text) {
+    if (char === " ") columns += 1;
+    else if (char === "\t") columns += tabSize - (columns % tabSize);
+    else break;
+  }
+  return columns;
+}
+
+function indentDecorations(view) {
+  const builder = new RangeSetBuilder();
+  const tabSize = view.state.tabSize;
+  for (const { from, to } of view.visibleRanges) {
+    for (let pos = from; pos <= to;) {
+      const line = view.state.doc.lineAt(pos);
+      const columns = indentColumns(line.text, tabSize);
+      if (columns) builder.add(line.from, line.from, Decoration.line({ attributes: { style: `--lw-indent: ${columns}ch` } }));
+      pos = line.to + 1;
+    }
+  }
+  return builder.finish();
+}
+
+const wrappedLineIndent = ViewPlugin.fromClass(class {
+  constructor(view) { this.decorations = indentDecorations(view); }
+  update(update) {
+    if (update.docChanged || update.viewportChanged) this.decorations = indentDecorations(update.view);
+  }
+}, { decorations: (plugin) => plugin.decorations });
 
 const common = [
   lineNumbers(),
@@ -18,6 +51,7 @@ const common = [
   // Long lines wrap instead of scrolling sideways: a scroll box that only the mouse can scroll fails WCAG 2.1.1,
   // and on a phone the code stays in view.
   EditorView.lineWrapping,
+  wrappedLineIndent,
 ];
 
 /* An editable Python editor in `parent`. Tab / Shift-Tab indent; Escape then Tab leaves the editor (CodeMirror's
