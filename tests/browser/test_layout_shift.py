@@ -1,7 +1,10 @@
 """Nothing moves after first paint: a layer page loads on a 412 px phone and a 1280 px screen, its engine goes live
 (with PYODIDE_DIST; without it, it fails and says so), its practice section and knowledge checks are set up, its
 fonts arrive, and the layout shifts Chromium reports over all of that add up to at most 0.02 (the limit asked of
-Lighthouse's CLS, which counts only the worst burst: a sum is stricter). A failure lists the shifts and what moved."""
+Lighthouse's CLS, which counts only the worst burst: a sum is stricter). A failure lists the shifts and what moved.
+
+Also opened at a fragment, as a link from the Practice page or to an equation opens it: the browser scrolls to the
+target while the page is still being drawn, and the exercise on screen swaps its static starter for the editor."""
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -35,6 +38,11 @@ SETTLED = """expected => window.Layerwise && Layerwise.engine && Layerwise.engin
     && document.body.dataset.lwPractice === location.pathname
     && [...document.querySelectorAll('.lw-exercise')].every(el => el.dataset.lwReady)
     && document.fonts.status === 'loaded'"""
+# ... and every exercise within a screen of the view has its editor (they are made in idle time near the screen).
+EDITORS_NEAR_THE_VIEW_MADE = """() => [...document.querySelectorAll('.lw-exercise')].every(el => {
+    const box = el.getBoundingClientRect();
+    return box.bottom < -innerHeight || box.top > 2 * innerHeight || el.querySelector('.cm-editor');
+})"""
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))"
 
 
@@ -45,9 +53,64 @@ def test_a_layer_page_does_not_move_while_it_loads_and_goes_live(watched, site, 
     page.set_viewport_size(VIEWPORTS[viewport])
     page.add_init_script(RECORD_SHIFTS)
     page.goto(site.url + path)
+    assert_still(page, site, f"{path} at {viewport}")
+
+
+# An exercise (what the Practice page links to), the Practice heading, and equations far down two pages.
+FRAGMENTS = ["layers/layernorm/#exercise-layernorm-backward", "layers/attention/#practice",
+             "layers/layernorm/#eq-layernorm-dx", "model/model/#code-and-math"]
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
+@pytest.mark.parametrize("path", FRAGMENTS)
+def test_a_page_opened_at_a_fragment_does_not_move_and_shows_the_target(watched, site, path, viewport):
+    page = watched.page
+    page.set_viewport_size(VIEWPORTS[viewport])
+    page.add_init_script(RECORD_SHIFTS)
+    page.goto(site.url + path)
+    page.wait_for_function(EDITORS_NEAR_THE_VIEW_MADE, timeout=90_000)
+    assert_still(page, site, f"{path} at {viewport}")
+    target = page.evaluate("document.getElementById(decodeURIComponent(location.hash.slice(1))).getBoundingClientRect()"
+                           ".top")
+    assert 0 <= target < VIEWPORTS[viewport]["height"] / 2, f"{path} at {viewport}: the target is at {target} px"
+
+
+def assert_still(page, site, where):
+    """Wait until the page is settled, then fail if what Chromium reported as moving adds up to more than MAX_CLS."""
     page.wait_for_function(SETTLED, arg="ready" if site.live else "failed", timeout=90_000)
     page.evaluate(TWO_FRAMES)  # shifts are reported after the frame that made them
     shifts = [s for s in page.evaluate("window.__layoutShifts") if not s["input"]]
     total = sum(s["value"] for s in shifts)
     listing = "\n".join(f"{s['value']:.4f} at {s['at']} ms: " + "; ".join(s["moved"]) for s in shifts)
-    assert total <= MAX_CLS, f"{path} at {viewport}: cumulative layout shift {total:.4f} > {MAX_CLS}\n{listing}"
+    assert total <= MAX_CLS, f"{where}: cumulative layout shift {total:.4f} > {MAX_CLS}\n{listing}"
+
+
+# Every exercise's code box, as laid out with JavaScript off (the static starter) and on (the editor made from it).
+CODE_BOXES = """() => [...document.querySelectorAll('.lw-exercise')].map(el => {
+    el.style.contentVisibility = 'visible';  // a block far off screen would report no layout
+    const box = el.querySelector('.lw-exercise__code').getBoundingClientRect();
+    return [el.id, Math.round(box.width * 10) / 10, Math.round(box.height * 10) / 10];
+})"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_static_starter_takes_the_place_its_editor_will(browser, site, viewport):
+    """The starter the page is built with is laid out as its editor (numbered, wrapped), so making the editor (in
+    idle time, or at once when a link opens the page at the exercise) moves nothing around it."""
+    path = "layers/layernorm/"
+    static = browser.new_context(java_script_enabled=False, viewport=VIEWPORTS[viewport])
+    page = static.new_page()
+    page.goto(site.url + path)
+    before = page.evaluate(CODE_BOXES)
+    static.close()
+    live = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = live.new_page()
+    page.goto(site.url + path)
+    for exercise in page.locator(".lw-exercise").all():
+        exercise.scroll_into_view_if_needed()
+        exercise.locator(".cm-editor").wait_for()
+    after = page.evaluate(CODE_BOXES)
+    live.close()
+    assert len(before) >= 2 and [b[0] for b in before] == [a[0] for a in after]
+    for (name, width, height), (_, _, editor_height) in zip(before, after):
+        assert abs(height - editor_height) <= 1, f"{name} at {viewport}: starter {height} px, editor {editor_height} px"

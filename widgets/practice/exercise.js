@@ -8,10 +8,6 @@ import { loadExercise, saveExercise } from "./storage.js";
 
 const SOLUTION_AFTER_FAILURES = 3;
 const SAVE_DELAY_MS = 300; // typing writes localStorage at most this often
-const KEYS_NOTE = "Ctrl+Enter (⌘+Enter) runs the tests. In the editor, Tab indents; press Escape, then Tab, to move on.";
-// a touch screen without a keyboard has no Ctrl+Enter or Tab to tell of
-const TOUCH_NOTE = "Run tests checks your code here, in your browser, with the same tests as the site's own.";
-const TOUCH_ONLY = "(hover: none) and (pointer: coarse)";
 
 const running = new Set(); // exercises waiting for a verdict, told about the engine's start-up steps
 onEngineChange((client) => {
@@ -20,6 +16,13 @@ onEngineChange((client) => {
 
 function startingText(stage) {
   return `Starting Python in this tab (a few seconds the first time): ${stage || "starting"}…`;
+}
+
+/* A pre-rendered control made live. */
+function control(node, onClick) {
+  node.addEventListener("click", onClick);
+  node.disabled = false;
+  return node;
 }
 
 function button(text, onClick, className) {
@@ -51,6 +54,8 @@ export class Exercise {
     return this.mounted;
   }
 
+  /* The bar, notes and result places are in the page already (scripts/practice/fence.py), at their size: the editor
+   * takes the starter's place and the controls come alive, and nothing around them moves. */
   async makeEditor() {
     const code = this.el.querySelector(".lw-exercise__code");
     this.editor = await mountEditor(code, {
@@ -60,22 +65,16 @@ export class Exercise {
       onChange: (text) => this.codeChanged(text),
       onFocus: warmUp,
     });
-    this.runButton = button("Run tests", () => this.run(), "lw-exercise__run");
+    const part = (name) => this.el.querySelector(`.lw-exercise__${name}`);
+    this.runButton = control(part("run"), () => this.run());
     this.runButton.title = "Ctrl+Enter in the editor";
-    this.hintButton = button("", () => this.showNextHint(), "lw-exercise__hint");
-    this.solutionButton = button("Show the solution", () => this.toggleSolution(), "lw-exercise__solution-button");
-    this.resetButton = button("Reset", () => this.reset(), "lw-exercise__reset");
-    const bar = element("div", "lw-exercise__bar");
-    bar.append(this.runButton, this.hintButton, this.solutionButton, this.resetButton);
-    this.status = element("p", "lw-exercise__status");
-    this.status.setAttribute("role", "status");
-    this.hints = element("ol", "lw-exercise__hints");
-    this.solution = element("div", "lw-exercise__solution");
-    this.solution.hidden = true;
-    this.feedback = element("div", "lw-exercise__feedback");
-    this.note = this.el.querySelector(".lw-exercise__note");
-    this.note.textContent = matchMedia(TOUCH_ONLY).matches ? TOUCH_NOTE : KEYS_NOTE;
-    code.after(bar, this.note, this.status, this.hints, this.solution, this.feedback);
+    this.hintButton = control(part("hint"), () => this.showNextHint());
+    this.solutionButton = control(part("solution-button"), () => this.toggleSolution());
+    this.resetButton = control(part("reset"), () => this.reset());
+    this.status = part("status");
+    this.hints = part("hints");
+    this.solution = part("solution");
+    this.feedback = part("feedback");
     for (let i = 0; i < this.state.hints; i++) this.hints.append(withCode("li", "", this.data.hints[i] || ""));
     this.showState();
   }

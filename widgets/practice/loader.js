@@ -9,6 +9,7 @@
   function initPage() {
     if (!document.querySelector(WANTED)) return;
     import(pageModule).then((page) => page.initPage()).catch((error) => {
+      for (const el of document.querySelectorAll(".lw-exercise")) el.classList.add("lw-exercise--static");
       console.warn(`Layerwise practice could not start: ${error.message}`); // the static page stays as built
     });
   }

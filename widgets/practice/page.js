@@ -61,6 +61,7 @@ function mount(exercise, code, focus) {
     for (const name of ["tabindex", "role", "aria-label"]) code.removeAttribute(name);
     if (focus && focused) exercise.editor.focus(); // the learner is still there: the keys go to the editor
   }).catch((error) => {
+    exercise.el.classList.add("lw-exercise--static"); // its bar and notes as without JavaScript
     console.warn(`Layerwise practice: the editor could not load (${error.message}); the starter stays static`);
   });
 }

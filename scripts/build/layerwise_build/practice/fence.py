@@ -13,9 +13,16 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
 KIND_LABELS = {"write": "Write it", "fix": "Fix the bug"}
-NO_ENGINE_NOTE = ("Running the tests needs the live engine (Python in your browser, started by JavaScript). "
-                  "Without it, the statement and the starter code above are all there is: copy the starter and "
-                  "work on it in your own Python.")
+# The note under the editor, one per reader: without JavaScript; with it, on a screen with a keyboard; on a touch
+# screen without one (no Ctrl+Enter or Tab to tell of). All three are written here and CSS shows one, so nothing
+# changes size when the script arrives (practice.css).
+NOTES = {
+    "static": "Running the tests needs the live engine (Python in your browser, started by JavaScript). Without it, "
+              "the statement and the starter code above are all there is: copy the starter and work on it in your "
+              "own Python.",
+    "keys": "Ctrl+Enter (⌘+Enter) runs the tests. In the editor, Tab indents; press Escape, then Tab, to move on.",
+    "touch": "Run tests checks your code here, in your browser, with the same tests as the site's own.",
+}
 
 
 def statement_html(text):
@@ -25,13 +32,60 @@ def statement_html(text):
 
 
 def code_html(source):
-    """Python source highlighted like the page's own code blocks (mkdocs-material styles Pygments' classes)."""
-    body = highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
-    return f'<div class="highlight"><pre><code>{body}</code></pre></div>'
+    """Python source highlighted like the page's own code blocks (mkdocs-material styles Pygments' classes), one
+    element a line: the page lays it out as the editor that replaces it will (numbered, wrapped under each line's own
+    indentation), so the swap moves nothing. Pygments closes its token spans at each line's end, so splitting at
+    newlines keeps the markup whole."""
+    body = highlight(source, PythonLexer(stripnl=False), HtmlFormatter(nowrap=True))
+    lines = body.split("\n")[:-1]  # Pygments ends its output with a newline
+    if source.endswith("\n"):
+        lines.append("")  # the editor shows the empty line after a final newline
+    spans = "".join(f'<span class="lw-code-line"{indent_style(text)}>{line}\n</span>'
+                    for line, text in zip(lines, source.split("\n")))
+    # the editor's gutter is as wide as its largest number, and at least one digit wide: so is the static one's
+    digits = len(str(len(lines)))
+    return f'<div class="highlight"><pre style="--lw-gutter-digits: {digits}"><code>{spans}</code></pre></div>'
+
+
+def indent_style(line, tab_size=4):
+    """The line's indentation in columns as codemirror.js gives it to each editor line (--lw-indent)."""
+    columns = 0
+    for char in line:
+        if char == " ":
+            columns += 1
+        elif char == "\t":
+            columns += tab_size - columns % tab_size
+        else:
+            break
+    return f' style="--lw-indent: {columns}ch"' if columns else ""
+
+
+def button_html(text, role, hidden=False):
+    """A control of the exercise, inert until the editor is made (practice.css hides the bar without JavaScript)."""
+    return (f'<button type="button" class="lw-button lw-exercise__{role}" disabled'
+            f'{" hidden" if hidden else ""}>{escape(text)}</button>')
+
+
+def controls_html(exercise):
+    """The bar, notes and empty result places the script fills: written at their size, so arriving moves nothing."""
+    notes = "".join(f'<span class="lw-exercise__note-{name}">{escape(text)}</span>' for name, text in NOTES.items())
+    return "".join([
+        '<div class="lw-exercise__bar">',
+        button_html("Run tests", "run"),
+        button_html(f"Hint 1 of {len(exercise.HINTS)}", "hint"),
+        button_html("Show the solution", "solution-button", hidden=True),
+        button_html("Reset", "reset"),
+        '</div>',
+        f'<p class="lw-exercise__note">{notes}</p>',
+        '<p class="lw-exercise__status" role="status"></p>',
+        '<ol class="lw-exercise__hints"></ol>',
+        '<div class="lw-exercise__solution" hidden></div>',
+        '<div class="lw-exercise__feedback"></div>',
+    ])
 
 
 def exercise_html(exercise_id, exercise):
-    """One exercise: title, kind, statement, starter, the no-engine note, and its data for the browser."""
+    """One exercise: title, kind, statement, starter, its controls and notes, and its data for the browser."""
     data = {"function": exercise.FUNCTION, "starter": exercise.STARTER, "solution": exercise.SOLUTION,
             "hints": list(exercise.HINTS), "lab": bool(getattr(exercise, "LAB", False))}
     return "".join([
@@ -46,7 +100,7 @@ def exercise_html(exercise_id, exercise):
         '</div>',
         f'<div class="lw-exercise__statement">{statement_html(exercise.STATEMENT)}</div>',
         f'<div class="lw-exercise__code" data-search-exclude>{code_html(exercise.STARTER)}</div>',
-        f'<p class="lw-exercise__note">{NO_ENGINE_NOTE}</p>',
+        controls_html(exercise),
         '</div>',
     ])
 
