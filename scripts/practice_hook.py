@@ -1,6 +1,6 @@
 """mkdocs hook for practice: the ``exercise`` and ``practice-index`` fences, the "Practice 0/N" count in a page's
-Practice heading and under its title, the knowledge checks' answer boxes, and the browser code (widgets/practice/,
-widgets/engine-client.js, the editor bundle) in the site.
+Practice heading and under its title, the knowledge checks' answer boxes, and the browser code (widgets/practice/ and
+the editor bundle) in the site; the engine client they share with the widgets ships with the widgets' hook.
 
 Listed under ``hooks:`` in mkdocs.yml after the widgets' hook (whose engine wheel and engine-config.js the practice
 worker uses too). Every exercise is checked by ``engine.exercises.validate`` as its fence is rendered, so the strict
@@ -25,8 +25,8 @@ from practice import bundle, fence, progress  # noqa: E402
 import sitenav  # noqa: E402
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
-BROWSER_FILES = ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((ROOT / "widgets" / "practice").iterdir())
-                                         if p.suffix in (".js", ".css") and p.name != "codemirror.js"]
+BROWSER_FILES = [f"practice/{p.name}" for p in sorted((ROOT / "widgets" / "practice").iterdir())
+                  if p.suffix in (".js", ".css") and p.name != "codemirror.js"]
 EDITOR_ENTRY = ROOT / "widgets" / "practice" / "codemirror.js"  # bundled, not shipped as is
 EDITOR_CACHE = ROOT / ".cache" / "layerwise-editor"
 # ```exercise id="..."``` as written in a page (any fence length, any indentation: admonitions and tabs too)
