@@ -23,7 +23,7 @@ export function onEngineChange(listener) {
 }
 
 export function startEngine() {
-  engine.start();
+  engine.start().catch(() => {}); // a failed start is told to the listeners (the page's notice, each widget)
 }
 
 /* `key` (the widget's id) lets the worker drop that widget's superseded gradient check. */
