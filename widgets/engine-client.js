@@ -1,11 +1,19 @@
-/* A client of one Pyodide Web Worker: start it from a URL, send requests that carry an id, and match each answer to
- * its request by that id. A request that outlives its time limit terminates the worker (the only way to stop
- * Python that never returns) and is rejected with the reason; the next request starts a fresh worker.
+/* The client of a Pyodide Web Worker, for the widgets' worker (worker.js, via widget-engine.js) and practice's
+ * (practice/worker.js, via practice/engine.js): start it, send requests that carry an id and match each answer to
+ * its request by that id, report the worker's state to listeners. It knows nothing of widgets or the DOM; each user
+ * keeps its one client in module scope, so mkdocs-material's instant navigation keeps the worker from page to page.
  *
  * The worker's side of the protocol: it receives {type: "start", ...startMessage} and answers
  * {type: "progress", stage}* then {type: "ready"} or {type: "failed", reason}; it answers every later message
- * {id, ...} with {type: "result", id, ...} (an `error` field rejects the request) or, when the interpreter is no
- * longer usable, {type: "died", id, error}. */
+ * {id, ...} with {type: "result", id, ...} (an `error` field rejects the request; `ms`, time in Python, and `span`,
+ * its start and end on the clock the page shares, are kept for the benchmark) and may follow a result with
+ * {type: "check", id, json} (the widgets' gradient check); when the interpreter is no longer usable it answers
+ * {type: "died", id, error}.
+ *
+ * A request that outlives its time limit terminates the worker (the only way to stop Python that never returns).
+ * A worker that dies once ready (`died`, or its error event) is a crash: `crash` says why, its requests are rejected
+ * with EngineStopped("crashed"), and a fresh worker starts at once (restartAfterCrash) or with the next request.
+ * A start that fails (`failed`, the ready time limit, no start message) is final: EngineStopped("failed"). */
 
 /* Why a request did not get an answer. `cause`: "timeout" | "crashed" | "failed" (the engine could not start). */
 export class EngineStopped extends Error {
@@ -17,21 +25,37 @@ export class EngineStopped extends Error {
 }
 
 export class EngineClient {
-  /* url: the worker script; startMessage: fields of the start message, or a function returning them (read when a
-   * worker starts); readyTimeoutMs: how long a start may take; onChange(client): state changes, for the page. */
-  constructor({ url, startMessage = {}, readyTimeoutMs = 60_000, onChange = () => {} }) {
+  /* url: the worker script; startMessage: fields of the start message, or a function returning them (called as a
+   * worker starts; an Error it throws fails the start with its message); readyTimeoutMs: how long a start may take;
+   * restartAfterCrash: start a fresh worker as soon as one crashes; onChange(client): the first listener. */
+  constructor({ url, startMessage = {}, readyTimeoutMs = 60_000, restartAfterCrash = false, onChange = null }) {
     this.url = url;
     this.startMessage = startMessage;
     this.readyTimeoutMs = readyTimeoutMs;
-    this.onChange = onChange;
-    this.state = "idle"; // idle | loading | ready | failed (failed is final: the engine cannot load here)
+    this.restartAfterCrash = restartAfterCrash;
+    this.listeners = onChange ? [onChange] : [];
+    // Read by the tests and the benchmarks (window.Layerwise.engine, Layerwise.practice.engine); changed only here.
+    this.state = "idle"; // idle | loading | ready | failed
     this.stage = "";
-    this.reason = "";
-    this.starts = 0; // workers created so far (tests and the benchmark read it)
+    this.reason = ""; // why the engine failed to start
     this.worker = null;
+    this.starts = 0; // workers created so far (tests check instant navigation does not add one)
+    this.startedAt = 0;
+    this.readyAt = 0;
+    this.timeline = []; // [stage, ms since navigation start] of the latest start
+    this.crash = ""; // why the latest worker died after it was ready
+    this.crashes = 0;
+    this.pythonMs = 0; // time inside Python for the latest answer that says
+    this.lastEdit = null; // {sent, workerStart, workerEnd, received}: this page's ms, for the latest answer with a span
     this.ready = null; // the promise of the current start
-    this.pending = new Map(); // id -> {resolve, reject, timer}
+    this.settleStart = null;
+    this.pending = new Map(); // id -> {resolve, reject, timer, sent}
+    this.checks = new Map(); // id -> {key, onCheck} for a result's follow-up check
     this.nextId = 1;
+  }
+
+  listen(listener) {
+    this.listeners.push(listener);
   }
 
   /* Start a worker unless one is starting or running; resolves when it is ready. */
@@ -39,40 +63,53 @@ export class EngineClient {
     if (this.state === "failed") return Promise.reject(new EngineStopped("failed", this.reason));
     if (this.ready) return this.ready;
     this.starts += 1;
+    this.startedAt = performance.now();
+    this.timeline = [["starting the worker", this.startedAt]];
+    const ready = new Promise((resolve, reject) => { this.settleStart = { resolve, reject, timer: null }; });
+    ready.catch(() => {}); // a failed start is reported through request() and the listeners
+    this.ready = ready;
     this.setState("loading", "starting the worker");
+    let extra;
+    try {
+      extra = typeof this.startMessage === "function" ? this.startMessage() : this.startMessage;
+    } catch (error) {
+      this.fail(null, error.message);
+      return ready;
+    }
     const worker = new Worker(this.url);
     this.worker = worker;
-    this.ready = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(worker, `it was not ready after ${this.readyTimeoutMs / 1000} s ` +
-        `(last step: ${this.stage})`), this.readyTimeoutMs);
-      this.settleStart = { resolve, reject, timer };
-    });
-    this.ready.catch(() => {}); // a failed start is reported through request() and onChange
+    const notReady = () => this.fail(worker, `it was not ready after ${this.readyTimeoutMs / 1000} s (last step: ` +
+      `${this.stage}); a .wasm file served with the wrong MIME type makes Pyodide hang like this`);
+    this.settleStart.timer = setTimeout(notReady, this.readyTimeoutMs);
     worker.onmessage = (event) => this.receive(worker, event.data);
     worker.onerror = (event) => {
       event.preventDefault();
-      this.crash(worker, event.message || "the worker stopped with an error");
+      this.died(worker, event.message || "the worker stopped with an error");
     };
-    const extra = typeof this.startMessage === "function" ? this.startMessage() : this.startMessage;
     worker.postMessage({ ...extra, type: "start" });
-    return this.ready;
+    return ready;
   }
 
-  /* Send `message` (an object; `id` is added) and resolve with the worker's answer. After `timeoutMs` of waiting
-   * for a ready worker's answer, the worker is terminated and the request rejected with EngineStopped("timeout"). */
-  async request(message, { timeoutMs = 5_000 } = {}) {
+  /* Send `message` (an object; `id` is added) and resolve with the worker's answer. With `timeoutMs`, a ready
+   * worker that has not answered by then is terminated and the request rejected with EngineStopped("timeout").
+   * onCheck(check message): the follow-up of this result; a later request with the same `message.key` drops it. */
+  async request(message, { timeoutMs = null, onCheck = null } = {}) {
     await this.start();
     const worker = this.worker;
     if (!worker) throw new EngineStopped("crashed", "the engine stopped before the request was sent");
     const id = this.nextId++;
+    if (message.key !== undefined) {
+      for (const [oldId, entry] of this.checks) if (entry.key === message.key) this.checks.delete(oldId);
+    }
+    if (onCheck) this.checks.set(id, { key: message.key, onCheck });
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const timer = timeoutMs === null ? null : setTimeout(() => {
         // This request gets the timeout; any other one waiting on the same worker is told why it was stopped.
         this.pending.delete(id);
         reject(new EngineStopped("timeout", `stopped after ${timeoutMs / 1000} s without an answer`));
         this.stop(worker, new EngineStopped("crashed", "another request ran past its time limit"));
       }, timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, reject, timer, sent: performance.now() });
       worker.postMessage({ ...message, id });
     });
   }
@@ -80,7 +117,13 @@ export class EngineClient {
   /* Terminate the current worker (if any); its requests are rejected with `error`; the next request restarts. */
   stop(worker = this.worker, error = new EngineStopped("crashed", "the engine was stopped")) {
     if (!worker || worker !== this.worker) return;
-    worker.terminate();
+    this.drop(error);
+    this.setState("idle", "");
+  }
+
+  /* Terminate the worker and reject what it still owed, telling no listener: the caller sets the next state. */
+  drop(error) {
+    if (this.worker) this.worker.terminate();
     this.worker = null;
     this.ready = null;
     if (this.settleStart) clearTimeout(this.settleStart.timer);
@@ -90,40 +133,70 @@ export class EngineClient {
       reject(error);
     }
     this.pending.clear();
-    this.setState("idle", "");
+    this.checks.clear();
   }
 
   receive(worker, message) {
     if (worker !== this.worker) return; // from a worker already replaced
     if (message.type === "progress") {
+      this.timeline.push([message.stage, performance.now()]);
       this.setState("loading", message.stage);
     } else if (message.type === "ready") {
       clearTimeout(this.settleStart.timer);
       this.settleStart.resolve();
+      this.readyAt = performance.now();
+      this.timeline.push(["ready", this.readyAt]);
       this.setState("ready", "");
     } else if (message.type === "failed") {
       this.fail(worker, message.reason);
+    } else if (message.type === "check") {
+      const entry = this.checks.get(message.id);
+      this.checks.delete(message.id);
+      if (entry) entry.onCheck(message);
+    } else if (message.type === "result") {
+      this.answer(message);
     } else if (message.type === "died") {
-      this.crash(worker, message.error);
-    } else if (this.pending.has(message.id)) {
-      const { resolve, reject, timer } = this.pending.get(message.id);
-      clearTimeout(timer);
-      this.pending.delete(message.id);
-      if (message.error !== undefined) reject(new Error(message.error));
-      else resolve(message);
+      this.died(worker, message.error); // its request is rejected as crashed, like every other one it owed
     }
   }
 
-  /* The worker stopped on its own while running: a crash, not a loading failure, so the next request restarts. */
-  crash(worker, reason) {
-    if (this.state === "loading") this.fail(worker, reason);
-    else this.stop(worker, new EngineStopped("crashed", `the engine stopped (${reason})`));
+  answer(message) {
+    const received = performance.now();
+    const request = this.pending.get(message.id);
+    if (message.ms !== undefined) this.pythonMs = message.ms;
+    if (!request) return;
+    this.pending.delete(message.id);
+    clearTimeout(request.timer);
+    if (message.span) {
+      const [workerStart, workerEnd] = message.span.map((at) => at - performance.timeOrigin);
+      this.lastEdit = { sent: request.sent, workerStart, workerEnd, received };
+    }
+    if (message.error !== undefined) request.reject(new Error(message.error));
+    else request.resolve(message);
+  }
+
+  /* The worker stopped on its own: while loading, the engine cannot load here; once ready, a crash. */
+  died(worker, reason) {
+    if (worker !== this.worker) return;
+    if (this.state === "loading") {
+      this.fail(worker, reason);
+      return;
+    }
+    this.crash = reason;
+    this.crashes += 1;
+    this.drop(new EngineStopped("crashed", `the engine stopped (${reason})`));
+    if (this.restartAfterCrash) {
+      this.state = "idle"; // the listeners hear of the fresh start, not of this moment without a worker
+      this.start();
+    } else {
+      this.setState("idle", "");
+    }
   }
 
   fail(worker, reason) {
     if (worker !== this.worker) return;
     const start = this.settleStart;
-    this.stop(worker, new EngineStopped("failed", reason));
+    this.drop(new EngineStopped("failed", reason));
     this.reason = reason;
     this.setState("failed", "");
     if (start) start.reject(new EngineStopped("failed", reason));
@@ -132,6 +205,26 @@ export class EngineClient {
   setState(state, stage) {
     this.state = state;
     this.stage = stage;
-    this.onChange(this);
+    for (const listener of this.listeners) listener(this);
   }
+}
+
+const ASSETS = new URL(".", import.meta.url); // …/assets/layerwise/, which engine-config.js's URLs are relative to
+
+/* The client of one of this site's workers (`worker`: its script, relative to assets/layerwise/): its start message
+ * says where Pyodide and the engine's lock file are, read from engine-config.js (written by the site build), plus
+ * the fields `extra()` returns; without that configuration the start fails saying so. */
+export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}) {
+  const config = () => window.Layerwise && window.Layerwise.engineConfig;
+  return new EngineClient({
+    url: new URL(worker, ASSETS).href,
+    startMessage: () => {
+      const found = config();
+      if (!found) throw new Error(`its configuration ${ASSETS.href}engine-config.js did not load`);
+      return { pyodideURL: new URL(found.pyodide, ASSETS).href, lockFileURL: new URL(found.lockFile, ASSETS).href,
+               ...extra() };
+    },
+    readyTimeoutMs: (config() || {}).readyTimeoutMs || 60_000,
+    ...options,
+  });
 }

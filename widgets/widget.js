@@ -184,7 +184,7 @@ export class Widget {
       answer = await compute({ key: this.id, kind: this.spec.name, values,
                                onCheck: (check) => this.showCheck(check, values) });
     } catch (error) {
-      if (error.crashed) return this.lost();
+      if (error.cause === "crashed") return this.lost(); // EngineStopped: the worker died before answering
       answer = { error: error.message };
     } finally {
       clearTimeout(working);

@@ -1,11 +1,13 @@
 """widgets/engine-client.js against a small fake worker (no Pyodide): answers matched by id, a time limit that
-terminates the worker and rejects with the reason, a fresh worker for the next request, crashes and failed starts."""
+terminates the worker and rejects with the reason, a fresh worker for the next request, crashes and failed starts;
+the widgets' side of it: follow-up checks per key, the answer's timings, and a fresh worker at once after a crash."""
 import pytest
 
 pytestmark = pytest.mark.browser
 
 # A worker that answers "echo" after `delay` ms (so answers can arrive out of order), never answers "hang", throws
-# an uncaught error on "crash", and fails its start when asked to.
+# an uncaught error on "crash", answers "die" as a worker whose Python runtime is lost, answers "checked" with
+# its time in Python and span and then a follow-up check, and fails its start when asked to.
 FAKE_WORKER = r"""
 self.onmessage = (event) => {
   const m = event.data;
@@ -20,6 +22,13 @@ self.onmessage = (event) => {
     throw new Error("boom");
   } else if (m.type === "refuse") {
     self.postMessage({ type: "result", id: m.id, error: "bad request" });
+  } else if (m.type === "die") {
+    self.postMessage({ type: "died", id: m.id, error: "fatal" });
+  } else if (m.type === "checked") {
+    const started = performance.timeOrigin + performance.now();
+    const ended = performance.timeOrigin + performance.now();
+    self.postMessage({ type: "result", id: m.id, value: m.n, ms: 1.5, span: [started, ended] });
+    setTimeout(() => self.postMessage({ type: "check", id: m.id, value: "check " + m.n }), 0);
   }
 };
 """
@@ -57,6 +66,44 @@ SCENARIO = """async ([moduleURL, source]) => {
   report.failedAgain = await outcome(failing.request({ type: "echo", value: "x", delay: 0 }));
   report.failedStarts = failing.starts;
   report.failedState = failing.state;
+
+  const unconfigured = new EngineClient({ url, startMessage: () => { throw new Error("no configuration here"); } });
+  report.unconfigured = await outcome(unconfigured.request({ type: "echo", value: "x", delay: 0 }));
+  report.unconfiguredClient = [unconfigured.state, unconfigured.starts, unconfigured.worker];
+  return report;
+}"""
+
+# The widgets' client: restartAfterCrash, follow-up checks (a newer request of the same key drops the older one's),
+# and the timings of the latest answer.
+RESTARTING = """async ([moduleURL, source]) => {
+  const { EngineClient } = await import(moduleURL);
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  const client = new EngineClient({ url, restartAfterCrash: true });
+  const states = [];
+  client.listen((c) => states.push(c.state));
+  const report = {};
+  const checks = [];
+  const onCheck = (m) => checks.push(m.value);
+  const answers = await Promise.all([1, 2, 3].map((n) =>
+    client.request({ type: "checked", key: n < 3 ? "a" : "b", n }, { onCheck })));
+  report.answers = answers.map((m) => m.value);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  report.checks = checks;
+  report.pythonMs = client.pythonMs;
+  const e = client.lastEdit;
+  // 0.5 ms of slack: without cross-origin isolation each side's clock is coarsened to 0.1 ms
+  report.timesInOrder = e.sent <= e.workerStart + 0.5 && e.workerStart <= e.workerEnd &&
+                        e.workerEnd <= e.received + 0.5;
+  const first = client.worker;
+  report.lost = await client.request({ type: "die" }).then(() => null, (error) => ({
+    name: error.name, cause: error.cause, message: error.message,
+    // as the request learns of the crash, the fresh worker is already starting
+    client: [client.state, client.starts, client.crash, client.crashes,
+             client.worker !== null && client.worker !== first],
+  }));
+  await client.start();
+  report.afterCrash = (await client.request({ type: "echo", value: "back", delay: 0 })).value;
+  report.states = states;
   return report;
 }"""
 
@@ -79,3 +126,19 @@ def test_the_engine_client_matches_answers_stops_runaway_requests_and_restarts(w
     assert report["failed"] == {"name": "EngineStopped", "cause": "failed", "message": "no runtime here"}
     assert report["failedAgain"] == report["failed"]  # final: no new worker for every request
     assert report["failedStarts"] == 1 and report["failedState"] == "failed"
+    assert report["unconfigured"] == {"name": "EngineStopped", "cause": "failed", "message": "no configuration here"}
+    assert report["unconfiguredClient"] == ["failed", 1, None]
+
+
+def test_a_client_that_restarts_after_a_crash_keeps_its_checks_and_timings(watched, site):
+    page = watched.page
+    page.goto(site.url)
+    report = page.evaluate(RESTARTING, [site.url + "assets/layerwise/engine-client.js", FAKE_WORKER])
+    assert report["answers"] == [1, 2, 3]
+    assert report["checks"] == ["check 2", "check 3"]  # request 2 superseded request 1's check (same key "a")
+    assert report["pythonMs"] == 1.5 and report["timesInOrder"]
+    assert report["lost"] == {"name": "EngineStopped", "cause": "crashed", "message": "the engine stopped (fatal)",
+                              "client": ["loading", 2, "fatal", 1, True]}
+    assert report["afterCrash"] == "back"
+    # the listeners heard of the fresh start, never of an idle moment without a worker
+    assert report["states"] == ["loading", "loading", "ready", "loading", "loading", "ready"]

@@ -1,7 +1,7 @@
 """The plugin's part for practice (option ``practice``, the exercises' module): the ``exercise`` and
 ``practice-index`` fences, the "Practice 0/N" count in a page's Practice heading and under its title, the knowledge
-checks' answer boxes, and the browser code (``<widgets>/practice/``, ``<widgets>/engine-client.js``, the editor
-bundle) in the site.
+checks' answer boxes, and the browser code (``<widgets>/practice/`` and the editor bundle) in the site; the engine
+client they share with the widgets ships with the widgets' part.
 
 Runs after the widgets' part, whose engine wheel and engine-config.js the practice worker uses too. Every exercise
 is checked by the module's ``validate`` (``engine.exercises.validate``) as its fence is rendered, so the strict build
@@ -37,9 +37,10 @@ _validated = set()
 
 
 def browser_files(widgets):
-    """The files shipped under ``assets/layerwise/``: the engine client and practice's scripts and styles."""
-    return ["engine-client.js"] + [f"practice/{p.name}" for p in sorted((widgets / "practice").iterdir())
-                                   if p.suffix in (".js", ".css") and p.name != EDITOR_ENTRY]
+    """The files shipped under ``assets/layerwise/practice/``: practice's scripts and styles (the engine client
+    they use ships with the widgets' part)."""
+    return [f"practice/{p.name}" for p in sorted((widgets / "practice").iterdir())
+            if p.suffix in (".js", ".css") and p.name != EDITOR_ENTRY]
 
 
 def on_config(config, options, root):

@@ -17,8 +17,9 @@ from ..livewidgets import engine_package, fences, pyodide_dist
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
-BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "widget-state.js", "widget-render.js",
-                   "widget-storage.js", "widget-keys.js", "widget-help.js", "widget-announce.js", "cells.js")
+BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "engine-client.js", "widget-state.js",
+                   "widget-render.js", "widget-storage.js", "widget-keys.js", "widget-help.js", "widget-announce.js",
+                   "cells.js")
 BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css")  # the workers importScripts the loader
 CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
