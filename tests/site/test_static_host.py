@@ -1,6 +1,6 @@
-"""The audits' static host (scripts/browserbench/static_host.py) serves what a real host does: a page's folder URL
-is its index.html, compressed like every other text file (served raw, a layer page's 460 KB cost Lighthouse's
-simulated phone network ~2 s of first paint that no real host charges)."""
+"""The audits (scripts/bench_lighthouse.py) and their static host (scripts/browserbench/static_host.py), which
+serves what a real host does: a page's folder URL is its index.html, compressed like every other text file (served
+raw, a layer page's 460 KB cost Lighthouse's simulated phone network ~2 s of first paint no real host charges)."""
 import gzip
 import sys
 import urllib.request
@@ -34,3 +34,15 @@ def test_a_page_folder_is_its_index_html_compressed(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_audit_reports_the_median_run():
+    import bench_lighthouse
+
+    def report(score):
+        return {"categories": {"performance": {"score": score}}}
+
+    runs = [report(0.61), report(0.93), report(0.72)]
+    assert bench_lighthouse.median_run(runs) is runs[2]
+    assert bench_lighthouse.median_run([report(0.9), report(0.5)])["categories"]["performance"]["score"] == 0.5
+    assert bench_lighthouse.median_run([report(0.8)])["categories"]["performance"]["score"] == 0.8
