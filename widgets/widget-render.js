@@ -124,9 +124,10 @@ let noteCount = 0;
 
 /* Flag every matrix of a widget that is wider than its box (it scrolls sideways), so the page can show that. */
 export function markScrolling(widget) {
-  for (const figure of widget.querySelectorAll(".lw-matrix")) {
-    figure.toggleAttribute("data-scrolls", figure.scrollWidth > figure.clientWidth + 1);
-  }
+  const figures = [...widget.querySelectorAll(".lw-matrix")];
+  // all read before any is marked: a mark between two reads would lay the page out again for the second
+  const scrolls = figures.map((figure) => figure.scrollWidth > figure.clientWidth + 1);
+  figures.forEach((figure, i) => figure.toggleAttribute("data-scrolls", scrolls[i]));
 }
 
 /* Lay `bubble` (absolutely positioned in `widget`) over the page just under `figure`, from the left edge of `from`,

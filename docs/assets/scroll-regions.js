@@ -5,34 +5,50 @@
 (() => {
   const BOXES = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap";
 
-  function update(box) {
+  // What a box needs, read without changing anything: "keep" (it has the focus: it keeps its tab stop until the
+  // focus leaves it), "unmeasured", or whether it scrolls.
+  function measure(box) {
+    if (box === document.activeElement) return "keep";
+    // Shown but not rendered yet (a block far off screen skips layout, layerwise.css): measured once it is, and a tab
+    // stop until then (the build gives one to its own boxes), so Tab never passes over a box that might scroll. A
+    // hidden box (a closed <details>) measures as fitting, and again when it is opened.
+    if (box.checkVisibility && box.checkVisibility() && !box.checkVisibility({ contentVisibilityAuto: true })) {
+      return "unmeasured";
+    }
+    return box.scrollWidth > box.clientWidth + 1;
+  }
+
+  function apply(box, found) {
     if (box.classList.contains("md-typeset__scrollwrap") && !box.hasAttribute("role")) {
       const caption = box.querySelector("caption");
       box.setAttribute("role", "group");
       box.setAttribute("aria-label", caption ? `Table: ${caption.textContent.trim()}` : "Table");
     }
-    if (box === document.activeElement) return; // it keeps its tab stop until the focus leaves it
-    // Shown but not rendered yet (a block far off screen skips layout, layerwise.css): measured once it is, and a tab
-    // stop until then (the build gives one to its own boxes), so Tab never passes over a box that might scroll. A
-    // hidden box (a closed <details>) measures as fitting, and again when it is opened.
-    if (box.checkVisibility && box.checkVisibility() && !box.checkVisibility({ contentVisibilityAuto: true })) {
+    if (found === "keep") return;
+    if (found === "unmeasured") {
       if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
       return;
     }
-    const scrolls = box.scrollWidth > box.clientWidth + 1;
-    box.toggleAttribute("data-scrolls", scrolls); // its edge shades (layerwise.css), as a wide matrix's does
-    if (scrolls) box.setAttribute("tabindex", "0");
+    box.toggleAttribute("data-scrolls", found); // its edge shades (layerwise.css), as a wide matrix's does
+    if (found) box.setAttribute("tabindex", "0");
     else box.removeAttribute("tabindex");
+  }
+
+  // Every box is measured before any is changed: a change between two measurements makes the browser lay the whole
+  // page out again for the second, once per box (about twenty on a layer page).
+  function update(boxes) {
+    const found = boxes.map(measure);
+    boxes.forEach((box, i) => apply(box, found[i]));
   }
 
   // A block of the article that was skipped while off screen has just been rendered: measure the boxes in it.
   document.addEventListener("contentvisibilityautostatechange", (event) => {
     if (event.skipped) return;
-    if (event.target.matches(BOXES)) update(event.target);
-    for (const box of event.target.querySelectorAll(BOXES)) update(box);
+    const boxes = [...event.target.querySelectorAll(BOXES)];
+    update(event.target.matches(BOXES) ? [event.target, ...boxes] : boxes);
   }, true);
   document.addEventListener("focusout", (event) => {
-    if (event.target.matches && event.target.matches(BOXES)) setTimeout(() => update(event.target), 0);
+    if (event.target.matches && event.target.matches(BOXES)) setTimeout(() => update([event.target]), 0);
   }, true);
 
   // Each box is measured by the observer's first report (for every box being rendered), then again whenever it
@@ -40,7 +56,7 @@
   // rendered yet keeps the build's tab stop until its block is (the event above). So each box is measured once at
   // load (a loop measuring them all, then the observer's first report, then a second scan on font load measured
   // each box three or four times).
-  const resized = new ResizeObserver((entries) => entries.forEach((entry) => update(entry.target)));
+  const resized = new ResizeObserver((entries) => update(entries.map((entry) => entry.target)));
 
   function scan() {
     resized.disconnect();

@@ -75,7 +75,7 @@ def next_panel(nxt, step=0, character=""):
     caption = (f"Step {step}: the distribution {shown(character)} was drawn from" if step
                else "The most likely next characters")
     rows = "".join(
-        f'<tr><th scope="row">{shown(ch)}</th><td class="lw-bar-cell"><span class="lw-bar" '
+        f'<tr><th scope="row">{shown(ch)}</th><td class="lw-bar-cell"><span class="lw-prob-bar" '
         f'style="width: {100 * p:.2f}%"></span></td><td class="lw-prob">{format_number(p)}</td></tr>'
         for ch, p in nxt)
     return (f'<table class="lw-inside-next"><caption>{caption}</caption><thead><tr><th scope="col">character</th>'

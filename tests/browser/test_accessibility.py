@@ -158,3 +158,63 @@ def test_the_wide_equation_scrolls_from_the_keyboard_and_blocks_that_fit_take_no
     # the browser scrolls on its own compositor schedule: wait for it rather than read scrollLeft at once
     equation.wait_for(state="visible")
     page.wait_for_function("box => box.scrollLeft > 0", arg=equation.element_handle(), timeout=5_000)
+
+
+BADGE_STATES = ("static", "loading", "live", "error")  # widget.js showEngineState
+
+
+def parse_colour(css):
+    """'rgb(1, 2, 3)' or 'rgba(1, 2, 3, 0.5)' -> (r, g, b, alpha)."""
+    parts = [float(p) for p in css[css.index("(") + 1:-1].split(",")]
+    return (*parts[:3], parts[3] if len(parts) == 4 else 1.0)
+
+
+def relative_luminance(rgb):
+    """WCAG 2.1's relative luminance of an sRGB colour (0-255 channels)."""
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(text, background):
+    """Contrast ratio of a text colour (its alpha blended over the background) against an opaque background."""
+    *fg, alpha = text
+    shown = [alpha * f + (1 - alpha) * b for f, b in zip(fg, background[:3])]
+    lighter, darker = sorted((relative_luminance(shown), relative_luminance(background[:3])), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def test_contrast_of_the_two_extremes():  # the formula against WCAG's own end points
+    assert contrast((0, 0, 0, 1.0), (255, 255, 255, 1.0)) == pytest.approx(21.0)
+    assert contrast((118, 118, 118, 1.0), (255, 255, 255, 1.0)) == pytest.approx(4.54, abs=0.01)  # #767676
+    assert contrast((0, 0, 0, 0.0), (255, 255, 255, 1.0)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("palette", PALETTES)
+def test_the_engine_badge_reads_in_every_state(watched, site, palette):
+    """The widget header's state badge in each state it can show, against the background its ancestors paint (as
+    HTML_CodeSniffer finds it: the nearest opaque one). The Inside page's probability bars once shared the header's
+    class, painting it indigo under the badge: axe, hit testing a badge taller than that strip, passed it; pa11y did
+    not (1.04:1 while loading)."""
+    page = open_page(watched, site, "layernorm", palette, engine=False)
+    for state in BADGE_STATES:
+        colours = page.evaluate("""state => [...document.querySelectorAll('.lw-widget')].map(widget => {
+            const badge = widget.querySelector('.lw-state');
+            widget.dataset.state = badge.dataset.state = state;
+            let node = badge, background = 'rgba(0, 0, 0, 0)', painter = null;
+            while (node && node.nodeType === 1) {
+              const bg = getComputedStyle(node).backgroundColor;
+              if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') { background = bg; painter = node; break; }
+              node = node.parentNode;
+            }
+            return {id: widget.id, text: getComputedStyle(badge).color, background, painter: painter && painter.tagName};
+        })""", state)
+        assert colours, "no widget on the page"
+        for found in colours:
+            assert found["painter"] == "BODY", f"{found['id']} ({state}): its badge sits on a {found['painter']}'s " \
+                                               f"background {found['background']}, not the page's"
+            ratio = contrast(parse_colour(found["text"]), parse_colour(found["background"]))
+            assert ratio >= 4.5, f"{found['id']} badge '{state}' in {palette}: {found['text']} on " \
+                                 f"{found['background']} is {ratio:.2f}:1"

@@ -25,6 +25,8 @@ class _StaticHostHandler(_Handler):
 
     def send_head(self):
         path = self.translate_path(self.path)
+        if os.path.isdir(path) and self.path.split("?")[0].endswith("/"):
+            path = os.path.join(path, "index.html")  # a page's URL is its folder: the host compresses its index.html
         if os.path.isdir(path) or "gzip" not in self.headers.get("Accept-Encoding", ""):
             return super().send_head()
         kind = self.guess_type(path)
