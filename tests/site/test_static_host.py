@@ -1,13 +1,13 @@
-"""The audits (scripts/bench_lighthouse.py) and their static host (scripts/browserbench/static_host.py), which
-serves what a real host does: a page's folder URL is its index.html, compressed like every other text file (served
-raw, a layer page's 460 KB took Lighthouse's simulated phone network ~2 s to download, 43 KB gzipped)."""
+"""The audits (scripts/bench/bench_lighthouse.py) and their static host (scripts/bench/browserbench/static_host.py),
+which serves what a real host does: a page's folder URL is its index.html, compressed like every other text file
+(served raw, a layer page's 460 KB took Lighthouse's simulated phone network ~2 s to download, 43 KB gzipped)."""
 import gzip
 import sys
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "bench"))
 from browserbench.static_host import start_static_host  # noqa: E402
 
 PAGE = "<!doctype html><title>A page</title><p>" + "words " * 500 + "</p>"

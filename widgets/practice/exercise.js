@@ -54,7 +54,7 @@ export class Exercise {
     return this.mounted;
   }
 
-  /* The bar, notes and result places are in the page already (scripts/practice/fence.py), at their size: the editor
+  /* The bar, notes and result places are in the page already (layerwise_build/practice/fence.py), at their size: the editor
    * takes the starter's place and the controls come alive, and nothing around them moves. */
   async makeEditor() {
     const code = this.el.querySelector(".lw-exercise__code");
