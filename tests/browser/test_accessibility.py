@@ -4,6 +4,7 @@ PYODIDE_DIST), and on the LayerNorm page after an edit and with a bad value in a
 "serious" or "critical" violations; a failure lists each rule with the elements it flagged."""
 import pytest
 from browser_pages import ROOT, wait_for_engine
+from wcag import contrast
 
 pytestmark = pytest.mark.browser
 
@@ -167,23 +168,6 @@ def parse_colour(css):
     """'rgb(1, 2, 3)' or 'rgba(1, 2, 3, 0.5)' -> (r, g, b, alpha)."""
     parts = [float(p) for p in css[css.index("(") + 1:-1].split(",")]
     return (*parts[:3], parts[3] if len(parts) == 4 else 1.0)
-
-
-def relative_luminance(rgb):
-    """WCAG 2.1's relative luminance of an sRGB colour (0-255 channels)."""
-    def linear(c):
-        c /= 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(text, background):
-    """Contrast ratio of a text colour (its alpha blended over the background) against an opaque background."""
-    *fg, alpha = text
-    shown = [alpha * f + (1 - alpha) * b for f, b in zip(fg, background[:3])]
-    lighter, darker = sorted((relative_luminance(shown), relative_luminance(background[:3])), reverse=True)
-    return (lighter + 0.05) / (darker + 0.05)
 
 
 def test_contrast_of_the_two_extremes():  # the formula against WCAG's own end points

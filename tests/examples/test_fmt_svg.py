@@ -8,6 +8,7 @@ import pytest
 
 from engine.examples.fmt import format_compact, format_input, format_number, format_short
 from engine.examples.svg import heat_map, line_chart
+from wcag import relative_luminance
 
 
 @pytest.mark.parametrize("value, text", [
@@ -89,14 +90,6 @@ def test_long_series_are_thinned_to_the_plots_resolution_keeping_both_ends():
     assert float(points[0].split(",")[0]) == left and float(points[-1].split(",")[0]) == right
 
 
-def _wcag_luminance(rgb):
-    def linear(c):
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def _rgb(colour):
     if colour.startswith("rgb("):
         return tuple(int(v) for v in colour[4:-1].split(","))
@@ -111,7 +104,7 @@ def test_heat_map_values_are_readable_on_every_cell():
     values = [t for t in grid.iter(SVG + "text") if t.text not in ("q0", "q1", "k0", "k1", "k2")]
     assert len(rects) == len(values) == 6
     for fill, text in zip(rects, values):
-        dark, light = sorted([_wcag_luminance(_rgb(fill)), _wcag_luminance(_rgb(text.get("fill", "#000")))])
+        dark, light = sorted([relative_luminance(_rgb(fill)), relative_luminance(_rgb(text.get("fill", "#000")))])
         assert (light + 0.05) / (dark + 0.05) >= 4.5, (fill, text.get("fill"), text.text)  # WCAG AA
         assert float(text.get("font-size")) >= 12, text.text  # 9 px before
     labels = [t for t in grid.iter(SVG + "text") if t.text in ("q0", "k0")]
