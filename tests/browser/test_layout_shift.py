@@ -49,10 +49,7 @@ TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimatio
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
 @pytest.mark.parametrize("path", PAGES)
 def test_a_layer_page_does_not_move_while_it_loads_and_goes_live(watched, site, path, viewport):
-    page = watched.page
-    page.set_viewport_size(VIEWPORTS[viewport])
-    page.add_init_script(RECORD_SHIFTS)
-    page.goto(site.url + path)
+    page = open_recording_shifts(watched.page, site.url + path, viewport)
     assert_still(page, site, f"{path} at {viewport}")
 
 
@@ -64,15 +61,20 @@ FRAGMENTS = ["layers/layernorm/#exercise-layernorm-backward", "layers/attention/
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
 @pytest.mark.parametrize("path", FRAGMENTS)
 def test_a_page_opened_at_a_fragment_does_not_move_and_shows_the_target(watched, site, path, viewport):
-    page = watched.page
-    page.set_viewport_size(VIEWPORTS[viewport])
-    page.add_init_script(RECORD_SHIFTS)
-    page.goto(site.url + path)
+    page = open_recording_shifts(watched.page, site.url + path, viewport)
     page.wait_for_function(EDITORS_NEAR_THE_VIEW_MADE, timeout=90_000)
     assert_still(page, site, f"{path} at {viewport}")
     target = page.evaluate("document.getElementById(decodeURIComponent(location.hash.slice(1))).getBoundingClientRect()"
                            ".top")
     assert 0 <= target < VIEWPORTS[viewport]["height"] / 2, f"{path} at {viewport}: the target is at {target} px"
+
+
+def open_recording_shifts(page, url, viewport):
+    """``url`` opened in ``page`` at the named viewport, every layout shift recorded from before the first paint."""
+    page.set_viewport_size(VIEWPORTS[viewport])
+    page.add_init_script(RECORD_SHIFTS)
+    page.goto(url)
+    return page
 
 
 def assert_still(page, site, where):
