@@ -52,13 +52,11 @@ export class Widget {
   buildControls() {
     const bar = this.el.querySelector(".lw-bar");
     this.stateEl = bar.querySelector(".lw-state");
-    const reset = element("button", "lw-button lw-reset", "Reset");
-    reset.type = "button";
+    const reset = bar.querySelector(".lw-reset"); // written by the build at its size, inert until now
     reset.addEventListener("click", () => this.reset());
-    const copy = element("button", "lw-button lw-copy", "Copy link");
-    copy.type = "button";
+    const copy = bar.querySelector(".lw-copy");
     copy.addEventListener("click", () => this.copyLink(copy));
-    bar.append(reset, copy);
+    reset.disabled = copy.disabled = false;
     this.messageEl = this.el.querySelector(".lw-message");
     // The message of a bad cell, shown under its matrix over whatever lies there (nothing moves); screen
     // readers get it from the cell itself (aria-describedby) and from the summary, so this copy is hidden from them.
@@ -107,6 +105,7 @@ export class Widget {
     if (engine.state === "ready") { state = this.error ? "error" : "live"; text = state; }
     if (this.el.dataset.state !== state) this.el.dataset.state = this.stateEl.dataset.state = state;
     setText(this.stateEl, text);
+    this.stateEl.title = text; // the whole text where the badge is cut short
     if (engine.state === "ready" && this.dirty && !this.inFlight) this.send();
     if (engine.state === "failed" && this.dirty) this.setMessage("Not recomputed: the live engine could not load.", "error");
   }

@@ -16,7 +16,7 @@ def open_without_engine(watched, site, kind):
         pytest.skip(f"no page shows the {kind} widget")
     watched.context.route("**/layerwise/worker.js", lambda route: route.abort())
     watched.page.goto(site.url + path)
-    watched.page.wait_for_function("document.querySelector('.lw-reset')")
+    watched.page.wait_for_function("document.querySelector('.lw-reset:enabled')")
     return path
 
 

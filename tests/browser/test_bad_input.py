@@ -55,7 +55,7 @@ def matrix_widget(watched, site):
     path, widget_id, spec, start, operand = widget_with_matrix(site)
     watched.context.route("**/layerwise/worker.js", lambda route: route.abort())  # validation must not need the engine
     watched.page.goto(site.url + path)
-    watched.page.wait_for_function("document.querySelector('.lw-reset')")
+    watched.page.wait_for_function("document.querySelector('.lw-reset:enabled')")
     return watched.page, widget_id, spec, start, operand
 
 

@@ -70,14 +70,14 @@ def test_a_link_and_local_storage_restore_the_example_and_reset_forgets_it(linea
 
     other = watched.context.new_page()  # same storage, the link's fragment
     other.goto(url + fragment)
-    other.wait_for_function("document.querySelector('.lw-reset')")
+    other.wait_for_function("document.querySelector('.lw-reset:enabled')")
     restored = other.locator(f'.lw-widget[data-widget-id="{widget_id}"]')
     assert restored.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]').input_value() == "-2.5"
     assert "lw-stale" in restored.locator(".lw-results").get_attribute("class")
     other.close()
 
     page.goto(url)  # no fragment: localStorage brings the edit back
-    page.wait_for_function("document.querySelector('.lw-reset')")
+    page.wait_for_function("document.querySelector('.lw-reset:enabled')")
     assert widget.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]').input_value() == "-2.5"
     widget.locator(".lw-reset").click()
     assert widget.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]').input_value() == "0"

@@ -69,6 +69,23 @@ def test_a_page_opened_at_a_fragment_does_not_move_and_shows_the_target(watched,
     assert 0 <= target < VIEWPORTS[viewport]["height"] / 2, f"{path} at {viewport}: the target is at {target} px"
 
 
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
+def test_a_page_reloaded_in_the_middle_does_not_move(watched, site, viewport):
+    """A reader scrolls down LayerNorm past its widgets and reloads: the browser restores the offset, and the page,
+    its widgets going live, must not move under it."""
+    path = "layers/layernorm/"
+    page = open_recording_shifts(watched.page, site.url + path, viewport)
+    page.wait_for_function(SETTLED, arg="ready" if site.live else "failed", timeout=90_000)
+    page.mouse.move(VIEWPORTS[viewport]["width"] / 2, VIEWPORTS[viewport]["height"] / 2)
+    for _ in range(15):  # a reader's scroll, a screen at a time: each block is drawn on the way
+        page.mouse.wheel(0, 600)
+        page.evaluate(TWO_FRAMES)
+    offset = page.evaluate("scrollY")
+    page.reload()
+    assert_still(page, site, f"{path} reloaded at {offset} px at {viewport}")
+    assert abs(page.evaluate("scrollY") - offset) < VIEWPORTS[viewport]["height"] / 2, "the offset was not restored"
+
 def open_recording_shifts(page, url, viewport):
     """``url`` opened in ``page`` at the named viewport, every layout shift recorded from before the first paint."""
     page.set_viewport_size(VIEWPORTS[viewport])

@@ -62,7 +62,7 @@ def test_the_norms_source_page_prints_with_every_line_inside_the_paper(watched, 
 
 def test_a_layer_page_prints_its_widgets_values_without_controls_or_navigation(watched, site):
     page = print_layout(watched, site, "layers/layernorm/")
-    page.wait_for_function("document.querySelector('.lw-reset')")  # the widgets have their controls
+    page.wait_for_function("document.querySelector('.lw-reset:enabled')")  # the widgets have their controls
     hidden = ".lw-button, .lw-state, .md-header, .md-sidebar, .md-footer, .headerlink"
     shown = page.locator(hidden).evaluate_all("els => els.filter(el => el.getClientRects().length).map(el => "
                                               "el.className || el.tagName)")

@@ -57,7 +57,7 @@ def test_copy_link_says_so_and_the_link_opens_at_the_example(watched, site):
 
     other = watched.context.new_page()
     other.goto(link)
-    other.wait_for_function("document.querySelector('.lw-reset')")
+    other.wait_for_function("document.querySelector('.lw-reset:enabled')")
     # at the example, below the header, not at the top: waited for, since the page scrolls once it is set up
     other.wait_for_function("""half => { const top = document.querySelector('.lw-widget[data-kind="embedding"]')
         .getBoundingClientRect().top; return 0 <= top && top <= half; }""", arg=other.viewport_size["height"] / 2,

@@ -24,6 +24,9 @@ def widget_html(kind_name, widget_id, overrides):
         '<div class="lw-bar">',
         f'<span class="lw-title">{escape(kind.title)}</span>',
         '<span class="lw-state" data-state="static">static</span>',
+        # inert until widget.js wires them; written here so the bar has its final size before the script runs
+        '<button type="button" class="lw-button lw-reset" disabled>Reset</button>',
+        '<button type="button" class="lw-button lw-copy" disabled>Copy link</button>',
         '</div>',
     ]
     if kind.description:
@@ -118,7 +121,21 @@ def _input_figure(operand, value, dim_info):
 
     shape = _shape_of(value, len(dims))
     return (f'<figure class="lw-matrix lw-input" data-name="{escape(name)}">{_caption(name, shape, operand["label"])}'
-            f'{_grid(name, value, dims, dim_info, cell)}</figure>')
+            f'{_grid(name, value, dims, dim_info, cell)}{_resize_html(name, dims, shape, dim_info)}</figure>')
+
+
+def _resize_html(name, dims, shape, dim_info):
+    """The "+ row" / "− row" buttons widget-render.js's renderResizers makes, written inert at their size, so a widget
+    going live moves nothing (widgets.css hides them without JavaScript, where they cannot work)."""
+    buttons = []
+    for axis, symbol in enumerate(dims):
+        dim = dim_info[symbol]
+        if not dim["resizable"]:
+            continue
+        word = ("row", "column")[axis] if len(dims) == 2 else "entry"
+        for label in ("+", "\u2212"):
+            buttons.append(f'<button type="button" class="lw-button lw-size" disabled>{label} {word}</button>')
+    return f'<div class="lw-resize">{"".join(buttons)}</div>' if buttons else ""
 
 
 def _output_figure(block, dim_info):
