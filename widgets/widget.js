@@ -69,6 +69,9 @@ export class Widget {
     this.copied.hidden = true;
     this.el.addEventListener("scroll", () => this.placeBubbles(), { capture: true, passive: true });
     new ResizeObserver(() => { markScrolling(this.el); this.placeBubbles(); }).observe(this.el);
+    this.el.addEventListener("contentvisibilityautostatechange", (event) => { // rendered as it nears the screen
+      if (!event.skipped && event.target === this.el) markScrolling(this.el);
+    });
     this.el.addEventListener("focusin", (event) => this.onFocus(event));
     this.el.addEventListener("focusout", (event) => this.onBlur(event));
     this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target); });

@@ -122,6 +122,13 @@ def row(title, mobile, desktop, errors):
             score(mobile, "accessibility"), score(mobile, "best-practices"), score(mobile, "seo"), str(len(errors))]
 
 
+def save_reports(folder, path, mobile, desktop):
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = path.strip("/").replace("/", "-")
+    for preset, report in (("mobile", mobile), ("desktop", desktop)):
+        (folder / f"{stem}.{preset}.json").write_text(json.dumps(report))
+
+
 def print_table(rows):
     print("| " + " | ".join(COLUMNS) + " |")
     print("| " + " | ".join("---" for _ in COLUMNS) + " |")
@@ -134,6 +141,8 @@ def main():
     parser.add_argument("--pages", help="comma-separated parts of page titles or URLs (default: every audited page)")
     parser.add_argument("--details", action="store_true", help="list the audits that did not pass, and pa11y errors")
     parser.add_argument("--runs", type=int, default=1, help="Lighthouse runs per page and preset; the median is shown")
+    parser.add_argument("--save", type=Path, help="a folder to write each page's median reports to (JSON, for the "
+                        "Lighthouse viewer or a closer look at its main-thread audits)")
     args = parser.parse_args()
     dist = os.environ.get("PYODIDE_DIST")
     if not dist or not (Path(dist) / "pyodide.js").is_file():
@@ -156,6 +165,8 @@ def main():
             desktop = median_run([lighthouse(url + path, desktop=True) for _ in range(args.runs)])
             errors = pa11y(url + path, config)
             rows.append(row(title, mobile, desktop, errors))
+            if args.save:
+                save_reports(args.save, path or "home", mobile, desktop)
             details += [f"{title}: {line}" for line in failed_audits(mobile)]
             details += [f"{title}: pa11y {e['code']}: {e['selector']}" for e in errors]
         server.shutdown()

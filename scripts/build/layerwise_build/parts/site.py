@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, InclusionLevel
+from mkdocs.utils import get_relative_url
 
 from .. import sitenav
 from ..crosslink.codeindex import python_files
@@ -20,6 +21,7 @@ from ..crosslink.linkcheck import check_site
 from ..crosslink.project import Project
 from ..crosslink.site import SiteBuild
 from ..mathrender import KatexError, KatexRenderer, index_math, render_math
+from ..mathrender.fonts import KatexFonts, with_font_preloads
 from ..newpage.places import unfilled
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
@@ -31,6 +33,7 @@ _ID = re.compile(r'\bid="([^"]+)"')
 _build: SiteBuild | None = None  # one per mkdocs build; replaced in on_config so serve rebuilds start clean
 _page_texts: dict[str, str] = {}  # every page's Markdown, front matter included: the learning path reads it
 _katex = KatexRenderer()  # kept across `mkdocs serve` rebuilds: its cache makes a rebuild render only new formulas
+_katex_fonts: KatexFonts | None = None  # read from the shipped katex.min.css in on_files
 
 
 def project_of(options, root) -> Project:
@@ -76,6 +79,8 @@ def on_files(files, config):
     katex = project.root / KATEX_DIST
     if not katex.is_dir():
         raise PluginError(f"KaTeX is missing at {katex}: run `npm ci` (bash scripts/dev.sh serve does it)")
+    global _katex_fonts
+    _katex_fonts = KatexFonts.from_file(katex / "katex.min.css")
     vendored = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((katex / "fonts").iterdir())]
     for name in vendored:
         files.append(File.generated(config, f"{KATEX_SITE_DIR}/{name}", abs_src_path=str(katex / name)))
@@ -109,10 +114,12 @@ def on_page_content(html, page, config, files):
 
 def on_post_page(output, page, config):
     try:
-        return render_math(output, _katex)
+        output = render_math(output, _katex)
     except KatexError as error:
         log.warning(f"page {page.file.src_uri!r}: {error}")
         return output
+    fonts_url = get_relative_url(KATEX_SITE_DIR, page.url)
+    return with_font_preloads(output, _katex_fonts.used_by(output), fonts_url)
 
 
 def on_shutdown():

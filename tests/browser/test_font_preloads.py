@@ -1,0 +1,38 @@
+"""Every KaTeX font a page's math is drawn in is asked for in its head, before the first paint, and no other: the
+build reads which from katex.min.css (mathrender/fonts.py, tests/site/test_math_fonts.py); here Chromium, drawing
+every block of each page of the nav, says which font files it fetched. A font fetched only once its characters
+were laid out arrives after they were painted in a fallback and re-wraps their lines (an inline ∑ in KaTeX_Size1
+moved a paragraph on The model); one asked for and never used costs a download and a console warning."""
+from pathlib import Path
+
+import pytest
+from browser_pages import open_static
+from layerwise_build.sitenav import load_nav, nav_pages
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ["" if src == "index.md" else src.removesuffix(".md") + "/"
+         for _, src in nav_pages(load_nav(ROOT / "mkdocs.yml"))]
+FETCHED_AND_ASKED = """async () => {
+    document.querySelectorAll('.md-content__inner > *').forEach(el => { el.style.contentVisibility = 'visible'; });
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await document.fonts.ready;
+    const name = url => url.split('/').pop();
+    return {
+        fetched: performance.getEntriesByType('resource').map(e => e.name)
+            .filter(url => url.includes('/katex/fonts/')).map(name).sort(),
+        asked: [...document.head.querySelectorAll('link[rel=preload][as=font]')].map(l => name(l.href)).sort(),
+    };
+}"""
+
+
+def test_the_pages_are_found():
+    assert len(PAGES) >= 10 and "layers/attention/" in PAGES, PAGES
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_page_asks_early_for_exactly_the_fonts_its_math_uses(watched, site, path):
+    open_static(watched, site, path, {"width": 1280, "height": 800})
+    fonts = watched.page.evaluate(FETCHED_AND_ASKED)
+    assert fonts["fetched"] == fonts["asked"], f"{path}: drawn in {fonts['fetched']}, asked for {fonts['asked']}"
