@@ -18,7 +18,9 @@ async function loadEngine(pyodideURL, lockFileURL, distribution) {
   await pyodide.loadPackage(distribution, { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
   const why = `(${problems.join("; ") || "no reason given"})`;
   if (!("numpy" in pyodide.loadedPackages)) throw new Error(`NumPy from ${pyodideURL} could not be loaded ${why}`);
-  if (!(distribution in pyodide.loadedPackages)) throw new Error(`the engine (${distribution}) could not be loaded ${why}`);
+  if (!(distribution in pyodide.loadedPackages)) {
+    throw new Error(`the engine (${distribution}) could not be loaded ${why}`);
+  }
   return pyodide;
 }
 

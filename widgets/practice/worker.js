@@ -35,8 +35,8 @@ function grade({ id, exercise, source }) {
   }
 }
 
-/* "Build your GPT" (modules.capstone: engine.capstone.session): op "check" {json: sources}, "start" {json: {sources, steps, lr,
- * seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz bytes). */
+/* "Build your GPT" (modules.capstone: engine.capstone.session): op "check" {json: sources}, "start" {json:
+ * {sources, steps, lr, seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz bytes). */
 let capstone = null;
 function capstoneRequest({ id, op, json, maxSteps, budgetMs }) {
   try {

@@ -142,7 +142,8 @@ def _example_cells(fence, modules):
     arguments = "".join(f"    {name!r}: {value!r},\n" for name, value in inputs.items())
     return [
         v4.new_markdown_cell(f"**Live example: {kind.title}.** {kind.description}".rstrip()),
-        v4.new_code_cell(f"result = {modules.kinds.rpartition('.')[2]}.run({kind.name!r}, {{\n{arguments}}})\nprint(example_text(result))"),
+        v4.new_code_cell(f"result = {modules.kinds.rpartition('.')[2]}.run({kind.name!r}, {{\n{arguments}}})\n"
+                         "print(example_text(result))"),
     ]
 
 

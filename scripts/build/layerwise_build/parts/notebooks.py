@@ -48,7 +48,8 @@ def on_files(files, config):
         raise PluginError(f"notebooks: expected the engine's pure wheel in {SITE_WHEELS}/ (shipped by the widgets' "
                           f"part, which runs before this one), found {[f.src_uri for f in wheels]}")
     _build.update(wheel_url=urljoin(config.site_url, wheels[0].url), files=files, markdown={},
-                  engine=source_digest(_build["root"], _build["package"]))  # kinds' inputs, exercises' statements and starters
+                  # kinds' inputs, exercises' statements and starters
+                  engine=source_digest(_build["root"], _build["package"]))
     return files
 
 

@@ -40,7 +40,8 @@ _before_build = {}  # the package's modules this process had imported before the
 
 
 def _take_package_modules(name):
-    return {module: sys.modules.pop(module) for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]}
+    names = [module for module in sys.modules if module == name or module.startswith(name + ".")]
+    return {module: sys.modules.pop(module) for module in names}
 
 
 def _import_fresh(root, module):
