@@ -212,7 +212,8 @@ export class EngineClient {
 const ASSETS = new URL(".", import.meta.url); // …/assets/layerwise/, which engine-config.js's URLs are relative to
 
 /* The client of one of this site's workers (`worker`: its script, relative to assets/layerwise/): its start message
- * says where Pyodide and the engine's lock file are, read from engine-config.js (written by the site build), plus
+ * says where Pyodide and the engine's lock file are, the package to load and the modules to import (the plugin's
+ * options, by role: kinds, practice, inside, capstone), read from engine-config.js (written by the site build), plus
  * the fields `extra()` returns; without that configuration the start fails saying so. */
 export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}) {
   const config = () => window.Layerwise && window.Layerwise.engineConfig;
@@ -222,7 +223,7 @@ export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}
       const found = config();
       if (!found) throw new Error(`its configuration ${ASSETS.href}engine-config.js did not load`);
       return { pyodideURL: new URL(found.pyodide, ASSETS).href, lockFileURL: new URL(found.lockFile, ASSETS).href,
-               ...extra() };
+               distribution: found.distribution, modules: found.modules, ...extra() };
     },
     readyTimeoutMs: (config() || {}).readyTimeoutMs || 60_000,
     ...options,

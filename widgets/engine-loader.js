@@ -1,10 +1,11 @@
 /* Layerwise: what both Web Workers (the widgets' and practice's) share, loaded by each with importScripts: how a
  * worker gets Pyodide, NumPy and the engine, and how it reports progress and a failed request. The site's lock file
- * lists the engine as the package "layerwise", depending on NumPy, and NumPy where the runtime is served from: one
- * loadPackage by name fetches both at once. A failure to load throws an Error whose message says what is missing. */
+ * lists the engine under its distribution's name (engine-config.js's `distribution`: "layerwise"), depending on
+ * NumPy, and NumPy where the runtime is served from: one loadPackage by name fetches both at once. A failure to load
+ * throws an Error whose message says what is missing. */
 "use strict";
 
-async function loadEngine(pyodideURL, lockFileURL) {
+async function loadEngine(pyodideURL, lockFileURL, distribution) {
   postStage("loading the Python runtime");
   try {
     importScripts(pyodideURL + "pyodide.js");
@@ -14,10 +15,12 @@ async function loadEngine(pyodideURL, lockFileURL) {
   const pyodide = await self.loadPyodide({ indexURL: pyodideURL, lockFileURL, stdout: () => {}, stderr: () => {} });
   postStage("loading NumPy and the engine");
   const problems = [];
-  await pyodide.loadPackage("layerwise", { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
+  await pyodide.loadPackage(distribution, { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
   const why = `(${problems.join("; ") || "no reason given"})`;
   if (!("numpy" in pyodide.loadedPackages)) throw new Error(`NumPy from ${pyodideURL} could not be loaded ${why}`);
-  if (!("layerwise" in pyodide.loadedPackages)) throw new Error(`the engine could not be loaded ${why}`);
+  if (!(distribution in pyodide.loadedPackages)) {
+    throw new Error(`the engine (${distribution}) could not be loaded ${why}`);
+  }
   return pyodide;
 }
 

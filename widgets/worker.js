@@ -1,19 +1,22 @@
 /* Layerwise widgets, part 3: the one Web Worker per tab that runs Pyodide, NumPy and the engine.
- * It receives {kind, inputs as JSON of numbers} and answers with the JSON that engine.examples.run_json made.
+ * It receives {kind, inputs as JSON of numbers} and answers with the JSON that the kinds' module's run_json made
+ * (the start message's modules.kinds: the plugin's option, engine.examples).
  * The page never blocks on Python, and never sends code: only the kind's name and arrays of numbers. */
 "use strict";
 importScripts("engine-loader.js"); // loadEngine, postStage, postFailure: shared with the practice worker
 let runJson = null;
 let finishCheckJson = null;
 let pyodide = null;
-let insideJson = null; // engine.inside.analysis.run_json, imported on the first request of that page
+let modules = null; // the modules to import by role, from the start message (engine-config.js)
+let insideJson = null; // modules.inside's run_json (engine.inside.analysis), imported on the first request of that page
 const waitingChecks = new Map(); // widget key -> id of its latest result whose gradient check has not run
 
-async function start({ pyodideURL, lockFileURL }) {
+async function start({ pyodideURL, lockFileURL, distribution, modules: named }) {
   try {
-    pyodide = await loadEngine(pyodideURL, lockFileURL);
+    modules = named;
+    pyodide = await loadEngine(pyodideURL, lockFileURL, distribution);
     postStage("importing the engine");
-    const examples = pyodide.pyimport("engine.examples");
+    const examples = pyodide.pyimport(modules.kinds);
     // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan
     // NumPy and the engine during an edit, the slowest edits' main cost.
     pyodide.runPython("import gc; gc.freeze()");
@@ -72,7 +75,7 @@ async function writeFile({ id, url, path }) {
 
 function inside({ id, request }) {
   try {
-    insideJson = insideJson || pyodide.pyimport("engine.inside.analysis").run_json;
+    insideJson = insideJson || pyodide.pyimport(modules.inside).run_json;
     const started = performance.now();
     const json = insideJson(request);
     self.postMessage({ type: "result", id, json, ms: performance.now() - started });

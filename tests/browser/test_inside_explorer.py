@@ -22,7 +22,7 @@ new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadR
 
 
 def model():
-    return analysis.load(str(trained_model.ensure(ROOT) / trained_model.CHECKPOINT))
+    return analysis.load(str(trained_model.ensure(ROOT, "engine") / trained_model.CHECKPOINT))
 
 
 def answers(page):

@@ -78,7 +78,8 @@ def cpython_count(modules):
 def test_the_engine_tests_pass_inside_pyodide(tmp_path):
     dist = Path(PYODIDE_DIST).resolve()
     # The runtime's packages (NumPy) by absolute path, the engine wheel beside the lock file.
-    package, _ = engine_package.build(ROOT, dist / engine_package.LOCK, f"{dist}/", CACHE / "layerwise-engine")
+    package, _ = engine_package.build(ROOT, "engine", dist / engine_package.LOCK, f"{dist}/",
+                                      CACHE / "layerwise-engine")
     modules = sorted(p for p in (ROOT / "tests" / "engine").glob("test_*.py") if p.name not in NOT_IN_PYODIDE)
     script = tmp_path / "run.mjs"
     script.write_text(NODE_SCRIPT % {

@@ -18,7 +18,7 @@ from layerwise_build.livewidgets import trained_model
 
 REPO = Path(__file__).resolve().parents[2]
 
-CHECKPOINT = str(trained_model.ensure(REPO) / trained_model.CHECKPOINT)
+CHECKPOINT = str(trained_model.ensure(REPO, "engine") / trained_model.CHECKPOINT)
 PARAMS, CONFIG, VOCAB = analysis.load(CHECKPOINT)
 
 

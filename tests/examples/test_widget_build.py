@@ -11,14 +11,15 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from layerwise_build.parts import widgets as widgets_part
-from layerwise_build.livewidgets import pyodide_dist, render
+from engine import examples
+from layerwise_build.livewidgets import pyodide_dist
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def page_html(text):
     """Render Markdown with the widget fence the way the plugin's part registers it, as page "x.md"."""
-    widgets_part._build.update(render=render, page="x.md", counts={})
+    widgets_part._build.update(kinds=examples, page="x.md", counts={})
     fence = {"name": "widget", "class": "widget", "format": widgets_part._format_widget,
              "validator": widgets_part._validate_widget}
     return markdown.markdown(text, extensions=["pymdownx.superfences", "admonition"],
@@ -73,7 +74,8 @@ def test_after_a_build_the_process_runs_kinds_with_its_own_engine():
     script = """import sys
 import engine.examples as mine
 from layerwise_build.parts import widgets as widgets_part
-widgets_part._before_build.update(widgets_part._take_engine_modules())  # what on_config does
+widgets_part._build["name"] = "engine"  # what on_config does
+widgets_part._before_build.update(widgets_part._take_package_modules("engine"))
 import engine.examples  # the build's fresh engine
 widgets_part.on_shutdown()
 print(mine.get_kind('linear').name, sys.modules['engine.examples'] is mine)"""

@@ -20,7 +20,7 @@ def test_model_and_corpus_sizes():
 
 
 def test_the_first_block_reads_the_current_and_the_previous_character():
-    params, config, vocab = analysis.load(str(trained_model.ensure(REPO) / trained_model.CHECKPOINT))
+    params, config, vocab = analysis.load(str(trained_model.ensure(REPO, "engine") / trained_model.CHECKPOINT))
     maps = np.array(analysis.analyse(params, config, vocab, "Shall I compare thee to a summer's day?")["attention"])
     T = maps.shape[-1]
     near = [np.mean([maps[b, h, q, q] + maps[b, h, q, q - 1] for q in range(1, T)]) for b in range(2) for h in range(4)]

@@ -24,7 +24,7 @@ PYTHON_313_MAGIC = (3571).to_bytes(2, "little") + b"\r\n"
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory):
-    folder, key = engine_package.build(ROOT, NPM_LOCK, RUNTIME_URL, tmp_path_factory.mktemp("engine-cache"))
+    folder, key = engine_package.build(ROOT, "engine", NPM_LOCK, RUNTIME_URL, tmp_path_factory.mktemp("engine-cache"))
     return folder
 
 
@@ -78,7 +78,7 @@ def test_a_second_build_reuses_the_cached_package(package, monkeypatch):
         raise AssertionError(f"ran {command} although nothing changed")
 
     monkeypatch.setattr(engine_package, "_run", no_tools)
-    again, key = engine_package.build(ROOT, NPM_LOCK, RUNTIME_URL, package.parent)
+    again, key = engine_package.build(ROOT, "engine", NPM_LOCK, RUNTIME_URL, package.parent)
     assert again == package and key == package.name
 
 
@@ -88,16 +88,16 @@ def test_the_cache_key_follows_every_input(tmp_path):
         (tmp_path / name).write_text(text)
     (tmp_path / "base-lock.json").write_text("{}")
     (tmp_path / "other-lock.json").write_text('{"packages": {}}')
-    key = engine_package.cache_key(tmp_path, tmp_path / "base-lock.json", "../pyodide/")
+    key = engine_package.cache_key(tmp_path, "engine", tmp_path / "base-lock.json", "../pyodide/")
     (tmp_path / "engine" / "__pycache__").mkdir()
     (tmp_path / "engine" / "__pycache__" / "x.pyc").write_bytes(b"stale")
-    assert engine_package.cache_key(tmp_path, tmp_path / "base-lock.json", "../pyodide/") == key
-    changed = [engine_package.cache_key(tmp_path, tmp_path / "other-lock.json", "../pyodide/"),
-               engine_package.cache_key(tmp_path, tmp_path / "base-lock.json", "https://cdn.example/")]
+    assert engine_package.cache_key(tmp_path, "engine", tmp_path / "base-lock.json", "../pyodide/") == key
+    changed = [engine_package.cache_key(tmp_path, "engine", tmp_path / "other-lock.json", "../pyodide/"),
+               engine_package.cache_key(tmp_path, "engine", tmp_path / "base-lock.json", "https://cdn.example/")]
     (tmp_path / "README.md").write_text("the wheel's long description\n")
-    changed.append(engine_package.cache_key(tmp_path, tmp_path / "base-lock.json", "../pyodide/"))
+    changed.append(engine_package.cache_key(tmp_path, "engine", tmp_path / "base-lock.json", "../pyodide/"))
     (tmp_path / "engine" / "__init__.py").write_text("A = 2\n")
-    changed.append(engine_package.cache_key(tmp_path, tmp_path / "base-lock.json", "../pyodide/"))
+    changed.append(engine_package.cache_key(tmp_path, "engine", tmp_path / "base-lock.json", "../pyodide/"))
     assert len({key, *changed}) == 5
 
 

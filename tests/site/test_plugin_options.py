@@ -27,7 +27,7 @@ def test_the_toy_project_gets_source_pages_and_links_and_none_of_the_parts_left_
     site = tmp_path / "out"
     modules = sorted(p.relative_to(toy).with_suffix("").as_posix() for folder in ("toy", "tests")
                      for p in (toy / folder).glob("*.py"))
-    assert modules == ["tests/test_toy", "toy/__init__", "toy/blocks", "toy/config", "toy/linear", "toy/model",
+    assert modules == ["tests/test_toy", "toy/__init__", "toy/blocks", "toy/config", "toy/kinds", "toy/linear", "toy/model",
                        "toy/norms", "toy/train"]
     for module in modules:
         assert (site / "source" / module / "index.html").is_file(), module
@@ -44,9 +44,13 @@ def test_the_toy_project_gets_source_pages_and_links_and_none_of_the_parts_left_
 @pytest.mark.parametrize("options, message", [
     ("package: nowhere", "option 'package': there is no folder"),
     ("package: toy/", None),  # a trailing slash is the same folder
-    (OPTIONS + "\n      capstone: true", "option 'capstone': needs the option 'practice' too"),
+    (OPTIONS + "\n      capstone: toy.model", "option 'capstone': needs the option 'practice' too"),
+    (OPTIONS + "\n      kinds: toy.linear", "option 'kinds': needs the option 'widgets' too"),
+    (OPTIONS + "\n      widgets: toy", "option 'widgets': needs the option 'kinds' too"),  # any folder will do
     (OPTIONS + "\n      practice: engine exercises", "option 'practice': 'engine exercises' is not a Python module name"),
-    (OPTIONS + "\n      inside: maybe", "option 'inside': Expected type: <class 'bool'>"),
+    (OPTIONS + "\n      inside: true", "option 'inside': give the part's module, such as engine.inside, not true"),
+    (OPTIONS + "\n      inside: maybe", "option 'inside': the module maybe is not in the package 'toy'"),
+    (OPTIONS + "\n      practice: toy.exercises", "option 'practice': there is no module toy.exercises: neither"),
     (OPTIONS + "\n      widgets: no-such-folder", "option 'widgets': The path '*/project/no-such-folder' isn't an existing"),
     (OPTIONS + "\n      notebook: [layers]", "Plugin 'layerwise' option 'notebook': Unrecognised configuration name"),
     ("tests: tests", "option 'package': Required configuration not provided"),

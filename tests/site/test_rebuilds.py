@@ -13,7 +13,7 @@ def test_rebuild_reparses_only_changed_files_and_sees_the_new_code(tmp_path):
     project = tmp_path / "project"
     shutil.copytree(FIXTURE, project)
     first, problems, build = render(PAGE, root=project)
-    assert problems == [] and len(build.index.parsed) == len(build.index.files) == 8
+    assert problems == [] and len(build.index.parsed) == len(build.index.files) == 9
     assert "[-1.0, 1.0]" in unescape(first)
 
     again, problems, build = render(PAGE, root=project)

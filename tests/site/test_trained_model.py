@@ -18,12 +18,12 @@ from layerwise_build.livewidgets import trained_model
 
 REPO = Path(__file__).resolve().parents[2]
 
-FOLDER = trained_model.ensure(REPO)
+FOLDER = trained_model.ensure(REPO, "engine")
 
 
 def test_the_cache_folder_is_named_by_the_current_sources():
     provenance = json.loads((FOLDER / trained_model.PROVENANCE).read_text())
-    assert FOLDER.name == provenance["key"] == trained_model.model_key(REPO)
+    assert FOLDER.name == provenance["key"] == trained_model.model_key(REPO, "engine")
     assert provenance["corpus_sha256"] == hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
     assert provenance["settings"] == asdict(TrainSettings())
     assert provenance["config"] == GPTConfig(vocab_size=60).to_dict()
@@ -33,14 +33,14 @@ def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
     shutil.copytree(REPO / "engine" / "data", tmp_path / "engine" / "data")
     for path in (REPO / "engine").glob("*.py"):
         (tmp_path / "engine" / path.name).write_bytes(path.read_bytes())
-    key = trained_model.model_key(tmp_path)
-    assert key == trained_model.model_key(REPO)
+    key = trained_model.model_key(tmp_path, "engine")
+    assert key == trained_model.model_key(REPO, "engine")
     (tmp_path / "engine" / "generate.py").write_text("# generation does not train\n")
-    assert trained_model.model_key(tmp_path) == key
+    assert trained_model.model_key(tmp_path, "engine") == key
     (tmp_path / "engine" / "optim.py").write_text((REPO / "engine" / "optim.py").read_text() + "\n# changed\n")
-    assert trained_model.model_key(tmp_path) != key  # imported by train.py: the weights may change
+    assert trained_model.model_key(tmp_path, "engine") != key  # imported by train.py: the weights may change
     (tmp_path / "engine" / "data" / "sonnets.txt").write_text("another corpus\n")
-    assert trained_model.model_key(tmp_path) not in (key, trained_model.model_key(REPO))
+    assert trained_model.model_key(tmp_path, "engine") not in (key, trained_model.model_key(REPO, "engine"))
 
 
 def test_training_again_gives_the_same_checkpoint_bit_for_bit():

@@ -1,4 +1,5 @@
-/* Layerwise practice: the Web Worker that grades a learner's code with engine.exercises.grade_json. It is not the
+/* Layerwise practice: the Web Worker that grades a learner's code with the exercises' module's grade_json
+ * (the start message's modules.practice: the plugin's option, engine.exercises). It is not the
  * widgets' worker: learner code runs only here, so nothing it does (an endless loop, reassigning an engine function)
  * reaches what a widget shows, and the page can terminate this worker without touching the widgets. Protocol: see
  * widgets/engine-client.js; requests are {type: "grade", id, exercise, source}, and from "Build your GPT"
@@ -7,13 +8,15 @@
 importScripts("../engine-loader.js"); // loadEngine, postStage, postFailure: shared with the widgets' worker
 let gradeJson = null;
 let pyodide = null;
+let modules = null; // the modules to import by role, from the start message (engine-config.js)
 
 /* `prepare`: the ids of the page's exercises, whose expected outputs are computed now rather than in the first Run. */
-async function start({ pyodideURL, lockFileURL, prepare }) {
+async function start({ pyodideURL, lockFileURL, distribution, modules: named, prepare }) {
   try {
-    pyodide = await loadEngine(pyodideURL, lockFileURL);
+    modules = named;
+    pyodide = await loadEngine(pyodideURL, lockFileURL, distribution);
     postStage("preparing the exercises");
-    const exercises = pyodide.pyimport("engine.exercises");
+    const exercises = pyodide.pyimport(modules.practice);
     exercises.prepare(pyodide.toPy(prepare || []));
     gradeJson = exercises.grade_json;
     self.postMessage({ type: "ready" });
@@ -32,12 +35,12 @@ function grade({ id, exercise, source }) {
   }
 }
 
-/* "Build your GPT" (engine.capstone.session): op "check" {json: sources}, "start" {json: {sources, steps, lr,
- * seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz bytes). */
+/* "Build your GPT" (modules.capstone: engine.capstone.session): op "check" {json: sources}, "start" {json:
+ * {sources, steps, lr, seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz bytes). */
 let capstone = null;
 function capstoneRequest({ id, op, json, maxSteps, budgetMs }) {
   try {
-    capstone = capstone || pyodide.pyimport("engine.capstone.session");
+    capstone = capstone || pyodide.pyimport(modules.capstone);
     if (op === "checkpoint") {
       const bytes = capstone.checkpoint_bytes();
       const data = bytes.toJs();

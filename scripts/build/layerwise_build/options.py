@@ -15,16 +15,33 @@ _MODULE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 class ModuleName(c.Type):
-    """A dotted Python module name such as ``engine.exercises``; not imported here (the build imports it fresh)."""
+    """A dotted module of the ``package`` option's package, such as ``engine.exercises``: its file must be there,
+    since the browser gets only that package's wheel. Not imported here (the build imports it fresh)."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, example, **kwargs):
         super().__init__(str, **kwargs)
+        self.example = example
 
     def run_validation(self, value):
+        if isinstance(value, bool):  # `inside: true` as written before these options named modules
+            raise base.ValidationError(f"give the part's module, such as {self.example}, not {str(value).lower()}")
         value = super().run_validation(value)
         if not _MODULE.fullmatch(value):
-            raise base.ValidationError(f"{value!r} is not a Python module name (e.g. engine.exercises)")
+            raise base.ValidationError(f"{value!r} is not a Python module name (e.g. {self.example})")
         return value
+
+    def post_validation(self, config, key_name):
+        module = config[key_name]
+        folder = Path(config.config_file_path or ".").resolve().parent / config["package"]
+        if module is None or not folder.is_dir():  # a missing package folder is the option 'package''s error
+            return
+        package, *inner = module.split(".")
+        if package != folder.name:
+            raise base.ValidationError(f"the module {module} is not in the package {folder.name!r} (the option "
+                                       f"'package'), whose wheel is all the browser gets")
+        path = folder.joinpath(*inner)
+        if not (path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()):
+            raise base.ValidationError(f"there is no module {module}: neither {path}.py nor {path / '__init__.py'}")
 
 
 class ProjectFolder(c.Type):
@@ -59,26 +76,39 @@ class LayerwiseOptions(base.Config):
     exclude = c.ListOfItems(ProjectFolder(must_exist=False), default=[])
     """Folders under the package or its tests that are not part of the project (fixtures): not indexed."""
     widgets = c.Optional(c.Dir(exists=True))
-    """The folder of the widgets' browser code (``widgets``): on, ```widget fences render and the engine is
-    packaged for Pyodide. Off when absent, and so is every part below."""
+    """The folder of the widgets' browser code (``widgets``): on, ```widget fences render and the package is
+    packaged for Pyodide. Off when absent, and so is every part below. Needs ``kinds``."""
+    kinds = c.Optional(ModuleName("engine.examples"))
+    """The module of the widget kinds (``engine.examples``), which a ```widget fence's ``kind`` names: the build
+    pre-renders with its ``get_kind(name)`` (``title``, ``description``, ``defaults()``, ``spec()``, ``run(inputs)``)
+    and ``format_input``, the browser's worker recomputes with its ``run_json`` and ``finish_check_json``, a notebook
+    with its ``run``. Needs ``widgets``."""
     pyodide_dist = c.Optional(c.Type(str))
     """A folder holding a Pyodide distribution to self-host in the site; absent: the ``PYODIDE_DIST`` environment
     variable, and without it the official CDN."""
-    practice = c.Optional(ModuleName())
+    practice = c.Optional(ModuleName("engine.exercises"))
     """The module of the exercises (``engine.exercises``: ``ids``, ``get``, ``validate``): on, ```exercise and
     ```practice-index fences render. Needs ``widgets``."""
     notebooks = c.ListOfItems(c.Type(str), default=[])
     """The docs folders whose pages each get a notebook (``[layers, model]``); empty: none. Needs ``widgets``."""
-    inside = c.Type(bool, default=False)
-    """The page "Inside a trained model": ```inside fences and the trained checkpoint. Needs ``widgets``."""
-    capstone = c.Type(bool, default=False)
-    """The page "Build your GPT": the ```capstone fence. Needs ``practice``."""
+    inside = c.Optional(ModuleName("engine.inside"))
+    """The module of the page "Inside a trained model" (``engine.inside``): ```inside fences drawn by its
+    ``panels`` from its ``analysis``, which the browser's worker runs too; the checkpoint is trained by the
+    package's ``train``. Needs ``widgets``."""
+    capstone = c.Optional(ModuleName("engine.capstone"))
+    """The module of the page "Build your GPT" (``engine.capstone``): the ```capstone fence, from its ``layers``
+    and ``reference``; practice's worker runs its ``session``. Needs ``practice``."""
 
     def problems(self):
         """(option, message) for each option given without the one it builds on."""
-        needs = [("practice", self.practice is not None, "widgets", self.widgets is not None),
-                 ("notebooks", bool(self.notebooks), "widgets", self.widgets is not None),
-                 ("inside", self.inside, "widgets", self.widgets is not None),
-                 ("capstone", self.capstone, "practice", self.practice is not None)]
-        return [(option, f"needs the option '{needed}' too (it uses what that part ships)")
-                for option, given, needed, present in needs if given and not present]
+        ships = "it uses what that part ships"
+        needs = [("widgets", self.widgets is not None, "kinds", self.kinds is not None, "the module of the kinds "
+                  "that ```widget fences name"),
+                 ("kinds", self.kinds is not None, "widgets", self.widgets is not None, "the browser code that runs "
+                  "them"),
+                 ("practice", self.practice is not None, "widgets", self.widgets is not None, ships),
+                 ("notebooks", bool(self.notebooks), "widgets", self.widgets is not None, ships),
+                 ("inside", self.inside is not None, "widgets", self.widgets is not None, ships),
+                 ("capstone", self.capstone is not None, "practice", self.practice is not None, ships)]
+        return [(option, f"needs the option '{needed}' too ({why})")
+                for option, given, needed, present, why in needs if given and not present]

@@ -24,7 +24,8 @@ class LayerwisePlugin(BasePlugin[LayerwiseOptions]):
     def _parts(self):
         options = self.config
         switched = [(site, True), (widgets, options.widgets is not None), (practice, options.practice is not None),
-                    (notebooks, bool(options.notebooks)), (inside, options.inside), (capstone, options.capstone)]
+                    (notebooks, bool(options.notebooks)), (inside, options.inside is not None),
+                    (capstone, options.capstone is not None)]
         return [part for part, on in switched if on]
 
     def _run(self, event, value, **kwargs):

@@ -1,19 +1,18 @@
-"""Pre-render one widget to HTML with the CPython engine, so the page is complete before any JavaScript runs.
+"""Pre-render one widget to HTML in CPython with the kinds' module (the option ``kinds``, ``engine.examples``), so
+the page is complete before any JavaScript runs.
 
 The markup is the contract with `widgets/widget-render.js` (and `widget.js`), which makes the cells editable and redraws the outputs from
 the worker's JSON in the same structure (`lw-*` classes). Every text goes through ``escape``; the only markup taken
-as is comes from `engine.examples.svg`.
+as is is the plots' SVG, which the kinds make (`engine.examples.svg`).
 """
 import json
 from html import escape
 
-from engine.examples import get_kind
-from engine.examples.fmt import format_input
 
-
-def widget_html(kind_name, widget_id, overrides):
-    """HTML for the widget ``widget_id`` showing kind ``kind_name`` with ``overrides`` merged over its defaults."""
-    kind = get_kind(kind_name)
+def widget_html(kinds, kind_name, widget_id, overrides):
+    """HTML for the widget ``widget_id`` showing kind ``kind_name`` of the module ``kinds`` with ``overrides`` merged
+    over its defaults."""
+    kind = kinds.get_kind(kind_name)
     inputs = {**kind.defaults(), **overrides}
     result = kind.run(inputs)  # raises LayerwiseError for inputs the engine rejects: the build fails loudly
     spec = kind.spec()
@@ -33,7 +32,7 @@ def widget_html(kind_name, widget_id, overrides):
         parts.append(f'<p class="lw-description">{escape(kind.description)}</p>')
     parts.append('<div class="lw-inputs" data-search-exclude>')  # numbers would flood the search results
     for operand in spec["inputs"]:
-        parts.append(_input_figure(operand, inputs[operand["name"]], dims))
+        parts.append(_input_figure(operand, inputs[operand["name"]], dims, kinds.format_input))
     # Not a live region: the page's one announcer speaks once typing pauses (widgets/widget-announce.js)
     parts.append('</div><p class="lw-message"></p>')
     parts.append(results_html(result, dims, spec["groups"]))
@@ -112,7 +111,7 @@ def _cell_label(name, dims, dim_info, r, c):
     return f'{name} {dim_info[dims[0]]["prefix"]}{r}, {col}' if len(dims) == 2 else f"{name} {col}"
 
 
-def _input_figure(operand, value, dim_info):
+def _input_figure(operand, value, dim_info, format_input):
     name, dims = operand["name"], operand["dims"]
 
     def cell(r, c, v):

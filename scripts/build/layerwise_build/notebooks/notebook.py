@@ -1,13 +1,15 @@
 """A page's notebook, made with nbformat from its outline (``outline.py``): the title and every section heading with
 its first sentence, a first cell that installs the engine from the site, each live example as a call of the engine
 on the example's inputs, each shapes table computed from ``GPTConfig``, and each exercise as its statement, a
-starter cell and a cell that grades it with ``engine.exercises.grade``.
+starter cell and a cell that grades it with the exercises' ``grade`` (``engine.exercises.grade``).
 
-What the cells print comes from ``engine.notebook``, which formats the same result dicts the page's widgets and
-practice feedback show. Cell ids are numbered, so the same page always gives the same file.
+What the cells print comes from the package's ``notebook`` module (``engine.notebook``), which formats the same
+result dicts the page's widgets and practice feedback show. The modules are the plugin's options
+(:class:`ProjectModules`). Cell ids are numbered, so the same page always gives the same file.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from dataclasses import dataclass
@@ -41,15 +43,35 @@ class PageSite:
     resolve: Callable[[str], str]  # a Markdown link target of the page -> an absolute URL
 
 
-def page_notebook(markdown: str, site: PageSite):
+@dataclass(frozen=True)
+class ProjectModules:
+    """The modules the notebook's cells import, named by the plugin's options."""
+    package: str  # engine: its notebook (the cells' text), config (GPTConfig), train (TrainSettings) and data
+    kinds: str  # engine.examples: run(kind, inputs)
+    practice: str | None  # engine.exercises: grade(id, source); None without practice
+
+    def imported(self, role):
+        return importlib.import_module(getattr(self, role))
+
+    def package_module(self, name):
+        return importlib.import_module(f"{self.package}.{name}")
+
+
+def _from_import(module):
+    """``from engine import examples`` for ``engine.examples``: the cells call it by its last name."""
+    parent, _, leaf = module.rpartition(".")
+    return f"from {parent} import {leaf}" if parent else f"import {leaf}"
+
+
+def page_notebook(markdown: str, site: PageSite, modules: ProjectModules):
     """The notebook of the page whose Markdown (inline values filled in) is ``markdown``."""
     items = outline(markdown)
     if not items or not (isinstance(items[0], Heading) and items[0].level == 1):
         raise ValueError("the page does not start with its title (# Title)")
     intro = items[1].text if len(items) > 1 and isinstance(items[1], Sentence) else ""
     parts = {item.name for item in items if isinstance(item, Fence)}
-    cells = [v4.new_markdown_cell(_title(items[0].text, _links(intro, site), site)),
-             v4.new_code_cell(f"%pip install {site.wheel_url}"), v4.new_code_cell(_imports(parts))]
+    cells = [v4.new_markdown_cell(_title(items[0].text, _links(intro, site), site, modules)),
+             v4.new_code_cell(f"%pip install {site.wheel_url}"), v4.new_code_cell(_imports(parts, modules))]
     anchors, sizes_given = list(site.anchors), False
     for item in items[2 if intro else 1:]:
         if isinstance(item, Heading):
@@ -59,14 +81,14 @@ def page_notebook(markdown: str, site: PageSite):
         elif isinstance(item, Sentence):  # right after its heading's cell
             cells[-1].source += "\n\n" + _links(item.text, site)
         elif item.name == "widget":
-            cells.extend(_example_cells(item))
+            cells.extend(_example_cells(item, modules))
         elif item.name == "shapes":
             if not sizes_given:
-                cells.append(v4.new_code_cell(_sizes()))
+                cells.append(v4.new_code_cell(_sizes(modules)))
                 sizes_given = True
-            cells.append(v4.new_code_cell(_shapes(item)))
+            cells.append(v4.new_code_cell(_shapes(item, modules)))
         else:
-            cells.extend(_exercise_cells(item.attrs["id"]))
+            cells.extend(_exercise_cells(item.attrs["id"], modules))
     for number, cell in enumerate(cells):
         cell["id"] = f"cell-{number}"
     return v4.new_notebook(cells=cells, metadata={
@@ -75,10 +97,11 @@ def page_notebook(markdown: str, site: PageSite):
     })
 
 
-def _title(text, intro, site):
+def _title(text, intro, site, modules):
+    graded = f", and its exercises are graded by `{modules.practice}.grade`," if modules.practice else ""
     return (f"# {text}\n\n{intro}\n\n" if intro else f"# {text}\n\n") + (
-        f"This is the page [{text}]({site.url}) of Layerwise as a notebook: its live examples call the engine, its "
-        f"tensor shapes are computed from `GPTConfig`, and its exercises are graded by `engine.exercises.grade`, as "
+        f"This is the page [{text}]({site.url}) of Layerwise as a notebook: its live examples call the engine"
+        f"{',' if graded else ' and'} its tensor shapes are computed from `GPTConfig`{graded} as "
         f"on the page. The first cell installs the engine from the site (in Jupyter, JupyterLite or Colab).")
 
 
@@ -101,56 +124,52 @@ def _links(text, site):
     return _LINK.sub(lambda m: m.group(1) + site.resolve(m.group(2)) + m.group(3), text)
 
 
-def _imports(parts):
+def _imports(parts, modules):
     lines = []
     if "widget" in parts:
-        lines.append("from engine import examples")
+        lines.append(_from_import(modules.kinds))
     if "exercise" in parts:
-        lines.append("from engine.exercises import grade")
+        lines.append(f"from {modules.practice} import grade")
     shown = [name for part, name in (("widget", "example_text"), ("exercise", "verdict_text")) if part in parts]
     if shown:
-        lines.append(f"from engine.notebook import {', '.join(shown)}")
-    return "\n".join(lines) or "import engine"
+        lines.append(f"from {modules.package}.notebook import {', '.join(shown)}")
+    return "\n".join(lines) or f"import {modules.package}"
 
 
-def _example_cells(fence):
-    from engine.examples import get_kind
-
-    kind = get_kind(fence.attrs["kind"])
+def _example_cells(fence, modules):
+    kind = modules.imported("kinds").get_kind(fence.attrs["kind"])
     inputs = {**kind.defaults(), **(json.loads(fence.body) if fence.body.strip() else {})}  # as the page's widget
     arguments = "".join(f"    {name!r}: {value!r},\n" for name, value in inputs.items())
     return [
         v4.new_markdown_cell(f"**Live example: {kind.title}.** {kind.description}".rstrip()),
-        v4.new_code_cell(f"result = examples.run({kind.name!r}, {{\n{arguments}}})\nprint(example_text(result))"),
+        v4.new_code_cell(f"result = {modules.kinds.rpartition('.')[2]}.run({kind.name!r}, {{\n{arguments}}})\n"
+                         "print(example_text(result))"),
     ]
 
 
-def _sizes():
+def _sizes(modules):
     unknown = {letter for letter, (field, _) in LETTERS.items() if field is None} - set(DERIVED_SIZES)
     if unknown:
         raise ValueError(f"the shapes letter {sorted(unknown)[0]} has no way to compute it in a notebook")
-    lines = ["from engine import data", "from engine.config import GPTConfig", "from engine.train import TrainSettings",
-             "", "config, settings = GPTConfig(), TrainSettings()"]
+    package = modules.package
+    lines = [f"from {package} import data", f"from {package}.config import GPTConfig",
+             f"from {package}.train import TrainSettings", "", "config, settings = GPTConfig(), TrainSettings()"]
     for letter, (field, meaning) in LETTERS.items():
         comment = V_COMMENT if letter == "V" else meaning
         lines.append(f"{letter} = {f'config.{field}' if field else DERIVED_SIZES[letter]}  # {comment}")
     return "\n".join(lines)
 
 
-def _shapes(fence):
-    from engine.config import GPTConfig
-    from engine.train import TrainSettings
-
-    rows = shape_rows(fence.body, letter_values(GPTConfig(), TrainSettings()))
+def _shapes(fence, modules):
+    config, train = modules.package_module("config"), modules.package_module("train")
+    rows = shape_rows(fence.body, letter_values(config.GPTConfig(), train.TrainSettings()))
     entries = "".join(f"    {name!r}: {symbolic},\n" for name, symbolic, _, _ in rows)
     return (f"# Shapes: {fence.attrs.get('title', '')}\n"
             f"for name, shape in {{\n{entries}}}.items():\n    print(f\"{{name}}: {{shape}}\")")
 
 
-def _exercise_cells(exercise_id):
-    from engine.exercises import get
-
-    exercise = get(exercise_id)
+def _exercise_cells(exercise_id, modules):
+    exercise = modules.imported("practice").get(exercise_id)
     path = f"{exercise_id}.py"
     statement = _INLINE_MATH.sub(r"$\1$", exercise.STATEMENT)
     return [

@@ -1,10 +1,13 @@
-"""The plugin's part for the page "Build your GPT" (option ``capstone``): the ```capstone fence,
-``part="functions"`` (every function the model needs and the exercise that makes it the learner's) or
-``part="trainer"`` (controls, chart, samples, with the engine's own curves for every offered setting, computed here
-and cached by a hash of engine/).
+"""The plugin's part for the page "Build your GPT" (option ``capstone``, its module: ``engine.capstone``): the
+```capstone fence, ``part="functions"`` (every function the model needs, from the module's ``layers``, and the
+exercise of the ``practice`` module that makes it the learner's) or ``part="trainer"`` (controls, chart, samples,
+with the engine's own curves for every offered setting, computed here by its ``reference`` and cached by a hash of
+the package).
 
-Runs after the practice part, whose browser files (``<widgets>/practice/``) hold the page's script, ``capstone.js``.
+Runs after the practice part, whose browser files (``<widgets>/practice/``) hold the page's script, ``capstone.js``,
+and whose worker runs the module's ``session`` (named in engine-config.js).
 """
+import importlib
 import json
 from html import escape
 from pathlib import Path
@@ -15,6 +18,7 @@ from mkdocs.utils import get_relative_url
 from ..livewidgets import fences
 from ..livewidgets.engine_package import source_digest
 from ..yourgpt import page as render
+from . import widgets as widgets_part
 
 CACHE = Path(".cache") / "layerwise-capstone"  # under the project's root
 STYLESHEET = "assets/layerwise/practice/capstone.css"  # shipped with the practice part's files
@@ -22,8 +26,12 @@ _build = {}  # reset in on_config: `mkdocs serve` reuses this module
 
 
 def on_config(config, options, root):
+    widgets_part.worker_module("capstone", f"{options.capstone}.session")
     _build.clear()
-    _build["root"] = root
+    _build.update(root=root, package=options.package, capstone=importlib.import_module(options.capstone),
+                  layers=importlib.import_module(f"{options.capstone}.layers"),
+                  reference=importlib.import_module(f"{options.capstone}.reference"),
+                  exercises=importlib.import_module(options.practice))
     if STYLESHEET not in [str(e) for e in config.extra_css]:
         config.extra_css.append(STYLESHEET)
     custom = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -74,8 +82,7 @@ def _link(exercise):
 
 
 def _functions():
-    from engine import exercises
-    from engine.capstone.layers import LAYERS, NOT_CALLED, PLAIN
+    exercises, layers = _build["exercises"], _build["layers"]
 
     def row(exercise_id, engine_name, role):
         if exercise_id is None:
@@ -85,37 +92,33 @@ def _functions():
                 f"exercise: {exercise.TITLE}")
 
     rows = []
-    for layer in LAYERS:
+    for layer in layers.LAYERS:
         rows.append(row(layer.exercise_forward, layer.forward.__name__, f"{layer.name}, forward"))
         rows.append(row(layer.exercise_backward, layer.backward.__name__, f"{layer.name}, backward"))
-    rows += [row(plain.exercise, plain.engine.__name__, plain.name) for plain in PLAIN]
+    rows += [row(plain.exercise, plain.engine.__name__, plain.name) for plain in layers.PLAIN]
     others = "".join(
         f'<li><a href="{escape(_link(exercises.get(i)))}#exercise-{i}"><code>{escape(exercises.get(i).FUNCTION)}'
-        f'</code></a>: {escape(reason)}</li>' for i, reason in NOT_CALLED.items())
+        f'</code></a>: {escape(reason)}</li>' for i, reason in layers.NOT_CALLED.items())
     return (render.functions_table(rows) + '<p>Exercises this model does not call, and why:</p>'
             f'<ul class="lw-capstone__others">{others}</ul>')
 
 
 def _reference():
-    """The engine's curves for every offered setting, from the cache when engine/ has not changed."""
-    from engine.capstone import reference
-
-    path = _build["root"] / CACHE / f"{source_digest(_build['root'])}.json"
+    """The engine's curves for every offered setting, from the cache when the package has not changed."""
+    path = _build["root"] / CACHE / f"{source_digest(_build['root'], _build['package'])}.json"
     if path.is_file():
         return json.loads(path.read_text())
-    curves = reference.curves()
+    curves = _build["reference"].curves()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(curves))
     return curves
 
 
 def _trainer():
-    import engine.capstone as capstone
-    from engine.capstone.reference import key
-
-    if "reference" not in _build:
-        _build["reference"] = _reference()
+    capstone = _build["capstone"]
+    if "curves" not in _build:
+        _build["curves"] = _reference()
     data = {"choices": capstone.CHOICES, "defaults": capstone.DEFAULTS, "evalEvery": capstone.EVAL_EVERY,
             "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"]}
-    return render.trainer_html(_build["reference"], capstone.CHOICES, capstone.DEFAULTS, key(**capstone.DEFAULTS),
-                               data)
+    return render.trainer_html(_build["curves"], capstone.CHOICES, capstone.DEFAULTS,
+                               _build["reference"].key(**capstone.DEFAULTS), data)

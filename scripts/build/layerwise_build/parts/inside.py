@@ -1,13 +1,15 @@
-"""The plugin's part for the page "Inside a trained model" (option ``inside``): the ```inside fences, the trained
-checkpoint and its browser code.
+"""The plugin's part for the page "Inside a trained model" (option ``inside``, its module: ``engine.inside``): the
+```inside fences, the trained checkpoint and its browser code.
 
 ``on_config`` makes sure the trained model exists (``livewidgets/trained_model.py``: trained once per change of the
 training code, then cached); each fence ``inside panel="..."`` renders one panel pre-computed for the default
-prompt by ``engine.inside``, the module the browser's worker runs when the reader edits the prompt; the
-checkpoint is served from the site as ``assets/layerwise/model-<key>.npz`` and fetched by the worker.
+prompt by the module's ``analysis`` (which the browser's worker runs when the reader edits the prompt; its name
+goes to engine-config.js) and drawn by its ``panels``; the checkpoint is served from the site as
+``assets/layerwise/model-<key>.npz`` and fetched by the worker.
 Runs after the widgets' part, whose engine wheel and worker the page uses.
 """
 import html
+import importlib
 import json
 import logging
 from pathlib import Path
@@ -16,6 +18,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.structure.files import File
 
 from ..livewidgets import fences, trained_model
+from . import widgets as widgets_part
 
 ASSETS = "assets/layerwise"
 BROWSER_FILES = ("inside.js", "inside.css")
@@ -28,9 +31,13 @@ _build = {}  # reset in on_config: `mkdocs serve` reuses this module
 
 
 def on_config(config, options, root):
-    folder = trained_model.ensure(root, log=LOG.info)
+    folder = trained_model.ensure(root, options.package, log=LOG.info)
+    analysis = f"{options.inside}.analysis"
+    widgets_part.worker_module("inside", analysis)
     _build.clear()
-    _build.update(folder=folder, page=None, result=None, widgets=Path(options.widgets))
+    _build.update(folder=folder, page=None, result=None, widgets=Path(options.widgets),
+                  analysis=importlib.import_module(analysis),
+                  panels=importlib.import_module(f"{options.inside}.panels"))
     script = ExtraScriptValue(f"{ASSETS}/inside.js")
     script.type = "module"
     if str(script) not in [str(e) for e in config.extra_javascript]:
@@ -61,8 +68,7 @@ def _validate(language, inputs, options, attrs, md):
 def _analysis():
     """The engine's analysis of the default prompt, made once per build (the import is the build's fresh engine)."""
     if _build["result"] is None:
-        from engine.inside import analysis as inside
-
+        inside = _build["analysis"]
         params, config, vocab = inside.load(str(_build["folder"] / trained_model.CHECKPOINT))
         _build["result"] = inside.analyse(params, config, vocab, DEFAULT_PROMPT)
         _build["report"] = inside.report(params, config, vocab)
@@ -70,8 +76,7 @@ def _analysis():
 
 
 def _format(source, language, class_name, options, md, **kwargs):
-    from engine.inside import panels
-
+    panels = _build["panels"]
     panel = options["panel"]
     result = _analysis()
     if panel == "controls":

@@ -16,7 +16,7 @@ from mkdocs.exceptions import PluginError
 
 from ..crosslink.render import relative_url
 from ..livewidgets.engine_package import SITE_WHEELS, source_digest
-from ..notebooks.notebook import PageSite, page_notebook
+from ..notebooks.notebook import PageSite, ProjectModules, page_notebook
 
 FOLDER = "notebooks"
 LINK_TEXT = "Download this page as a notebook"
@@ -36,7 +36,9 @@ def notebook_path(src_uri, sections):
 
 def on_config(config, options, root):
     _build.clear()
-    _build.update(sections=tuple(folder.rstrip("/") + "/" for folder in options.notebooks), root=root)
+    _build.update(sections=tuple(folder.rstrip("/") + "/" for folder in options.notebooks), root=root,
+                  package=options.package,
+                  modules=ProjectModules(Path(options.package).name, options.kinds, options.practice))
     return config
 
 
@@ -46,7 +48,8 @@ def on_files(files, config):
         raise PluginError(f"notebooks: expected the engine's pure wheel in {SITE_WHEELS}/ (shipped by the widgets' "
                           f"part, which runs before this one), found {[f.src_uri for f in wheels]}")
     _build.update(wheel_url=urljoin(config.site_url, wheels[0].url), files=files, markdown={},
-                  engine=source_digest(_build["root"]))  # kinds' inputs, exercises' statements and starters
+                  # kinds' inputs, exercises' statements and starters
+                  engine=source_digest(_build["root"], _build["package"]))
     return files
 
 
@@ -81,7 +84,7 @@ def _notebook_json(markdown, site, src_uri):
     import nbformat  # imported once a page needs it: ~0.3 s
 
     try:
-        notebook = page_notebook(markdown, site)
+        notebook = page_notebook(markdown, site, _build["modules"])
         nbformat.validate(notebook)
     except (ValueError, nbformat.ValidationError) as error:
         raise PluginError(f"{src_uri}: its notebook: {error}") from None

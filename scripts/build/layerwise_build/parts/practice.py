@@ -3,8 +3,9 @@
 checks' answer boxes, and the browser code (``<widgets>/practice/`` and the editor bundle) in the site; the engine
 client they share with the widgets ships with the widgets' part.
 
-Runs after the widgets' part, whose engine wheel and engine-config.js the practice worker uses too. Every exercise
-is checked by the module's ``validate`` (``engine.exercises.validate``) as its fence is rendered, so the strict build
+Runs after the widgets' part, whose engine wheel and engine-config.js the practice worker uses too (the module is
+named there for it). Every exercise is checked by the module's ``validate`` (``engine.exercises.validate``) as its
+fence is rendered, so the strict build
 fails on an unknown id, a starter or solution that does not parse, or a solution failing its own tests.
 """
 import importlib
@@ -21,6 +22,7 @@ from .. import sitenav
 from ..livewidgets import fences
 from ..livewidgets.engine_package import source_digest
 from ..practice import bundle, fence, progress
+from . import widgets as widgets_part
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
 EDITOR_ENTRY = "codemirror.js"  # in <widgets>/practice/: bundled, not shipped as is
@@ -51,8 +53,9 @@ def on_config(config, options, root):
         raise PluginError(str(error)) from None
     _build.clear()
     _build.update(editor=editor, placements={}, page=None, page_url=None, exercises_on_page={},
-                  engine_hash=source_digest(root), nav_position=sitenav.nav_position(config.nav),
+                  engine_hash=source_digest(root, options.package), nav_position=sitenav.nav_position(config.nav),
                   exercises=importlib.import_module(options.practice), widgets=widgets)
+    widgets_part.worker_module("practice", options.practice)
     loader = f"{ASSETS}/practice/loader.js"
     if loader not in [str(e) for e in config.extra_javascript]:
         config.extra_javascript.append(loader)

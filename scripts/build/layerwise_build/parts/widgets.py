@@ -1,9 +1,12 @@
-"""The plugin's part for the live widgets (option ``widgets``): pre-renders ```widget fences, ships the browser code,
-the engine wheel with the site's pyodide-lock.json, the engine's pure wheel for ``pip install`` (``wheels/``), and
-(with ``pyodide_dist`` or ``PYODIDE_DIST``) a self-hosted Pyodide into the built site.
+"""The plugin's part for the live widgets (options ``widgets`` and ``kinds``): pre-renders ```widget fences with
+the kinds' module, ships the browser code, the package's wheel with the site's pyodide-lock.json, its pure wheel for
+``pip install`` (``wheels/``), and (with ``pyodide_dist`` or ``PYODIDE_DIST``) a self-hosted Pyodide into the built
+site.
 
-The work is done in ``livewidgets/``; the parts after this one use its wheel, engine-config.js and worker.
+The work is done in ``livewidgets/``; the parts after this one use its wheel, engine-config.js and worker, and
+name the modules their workers import through :func:`worker_module`.
 """
+import importlib
 import json
 import os
 import sys
@@ -13,7 +16,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from ..livewidgets import engine_package, fences, pyodide_dist
+from ..livewidgets import engine_package, fences, pyodide_dist, render
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
@@ -21,7 +24,9 @@ BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "engine-client
                    "widget-render.js", "widget-storage.js", "widget-keys.js", "widget-help.js", "widget-announce.js",
                    "cells.js")
 BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css")  # the workers importScripts the loader
-CONFIG_SCRIPT = "engine-config.js"  # generated: where Pyodide and the site's lock file are, the readiness timeout
+# generated: where Pyodide and the site's lock file are, the package to load and the modules the workers import,
+# the readiness timeout
+CONFIG_SCRIPT = "engine-config.js"
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
 PACKAGE_CACHE = Path(".cache") / "layerwise-engine"  # under the project's root
 # The self-hosted runtime seen from the engine's folder in the site (ASSETS/engine-<key>/): its lock file names
@@ -31,19 +36,37 @@ SELF_HOSTED_FROM_ENGINE = "../" * (ASSETS.count("/") + 2) + pyodide_dist.SITE_FO
 _build = {}  # state of the current build; reset in on_config because `mkdocs serve` reuses this module
 
 
-_before_build = {}  # the engine modules this process had imported before the first build, put back after it
+_before_build = {}  # the package's modules this process had imported before the first build, put back after it
 
 
-def _take_engine_modules():
-    return {name: sys.modules.pop(name) for name in [m for m in sys.modules if m == "engine" or m.startswith("engine.")]}
+def _take_package_modules(name):
+    names = [module for module in sys.modules if module == name or module.startswith(name + ".")]
+    return {module: sys.modules.pop(module) for module in names}
+
+
+def _import_fresh(root, module):
+    """``module`` imported with the project's root first on the path for this one import: later imports of the
+    package's modules go through the package's own ``__path__``."""
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.remove(str(root))
+
+
+def worker_module(role, module):
+    """Name in engine-config.js a module a worker imports (``inside``: ``engine.inside.analysis``); the parts after
+    this one call it from their ``on_config``, before this part writes the file in ``on_files``."""
+    _build["modules"][role] = module
 
 
 def on_config(config, options, root):
-    # `mkdocs serve`: pre-render with the engine as it is now, not as first imported
-    taken = _take_engine_modules()
+    # `mkdocs serve`: pre-render with the package as it is now, not as first imported
+    name = Path(options.package).name
+    taken = _take_package_modules(name)
     if not _before_build:
         _before_build.update(taken)
-    from ..livewidgets import render
+    kinds = _import_fresh(root, options.kinds)
 
     version = pyodide_dist.pinned_version(root)
     environ = os.environ if options.pyodide_dist is None else {"PYODIDE_DIST": options.pyodide_dist}
@@ -58,12 +81,13 @@ def on_config(config, options, root):
         raise PluginError(f"no {engine_package.LOCK} in {runtime}: run `npm ci` (scripts/dev.sh does it)")
     runtime_url = SELF_HOSTED_FROM_ENGINE if dist else pyodide_dist.cdn_url(version)
     try:
-        package, key = engine_package.build(root, runtime / engine_package.LOCK, runtime_url, root / PACKAGE_CACHE)
+        package, key = engine_package.build(root, options.package, runtime / engine_package.LOCK, runtime_url,
+                                            root / PACKAGE_CACHE)
     except engine_package.PackagingError as error:
         raise PluginError(str(error)) from None
     _build.clear()
-    _build.update(render=render, dist=dist, version=version, package=package, key=key, page=None, counts={},
-                  browser=Path(options.widgets))
+    _build.update(kinds=kinds, name=name, dist=dist, version=version, package=package, key=key, page=None,
+                  counts={}, browser=Path(options.widgets), modules={"kinds": options.kinds})
 
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
     # (seconds to load) then starts before other scripts' page work. Every module gets its own tag, not only the
@@ -110,7 +134,7 @@ def _format_widget(source, language, class_name, options, md, **kwargs):
     if not isinstance(overrides, dict):
         _fail(f"{where}: the body must be a JSON object of inputs, got {type(overrides).__name__}")
     try:
-        return _build["render"].widget_html(kind, widget_id, overrides)
+        return render.widget_html(_build["kinds"], kind, widget_id, overrides)
     except ValueError as error:  # LayerwiseError from the kind framework or the engine
         _fail(f"{where}: {error}")
 
@@ -132,6 +156,8 @@ def on_files(files, config):
         "pyodideVersion": _build["version"],
         "pyodide": pyodide_url,
         "lockFile": f"{engine_folder}/{engine_package.LOCK}",
+        "distribution": engine_package.distribution(_build["package"]),  # what the workers' loadPackage asks for
+        "modules": _build["modules"],
         "readyTimeoutMs": READY_TIMEOUT_MS,
     }
     # A script, not JSON to fetch: the worker can start the moment a widget is seen, even while the page is busy.
@@ -141,9 +167,9 @@ def on_files(files, config):
 
 
 def on_shutdown():
-    """Give a process that builds in-process (tests, benchmarks) its own engine modules back: its functions import
+    """Give a process that builds in-process (tests, benchmarks) its own package modules back: its functions import
     kinds lazily, and a kind imported into the build's fresh package would not be one of its kinds."""
-    _take_engine_modules()
+    _take_package_modules(_build["name"])
     sys.modules.update(_before_build)
     _before_build.clear()
 
