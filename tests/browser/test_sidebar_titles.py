@@ -21,7 +21,8 @@ COVERED = """scroller => {
         for (const link of scroller.querySelectorAll('a.md-nav__link')) {
             const r = link.getBoundingClientRect();
             const x = r.left + r.width / 2, y = r.top + r.height / 2;
-            if (!r.width || y < box.top || y > box.bottom || y < 0 || y > innerHeight || x < 0 || x > innerWidth) continue;
+            if (!r.width || y < box.top || y > box.bottom || x < box.left || x > box.right) continue;
+            if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) continue;
             checked += 1;
             reached.add(link);
             const hit = document.elementFromPoint(x, y);
