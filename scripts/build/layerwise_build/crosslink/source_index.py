@@ -2,7 +2,7 @@
 of its module docstring and how many of its lines link back to an equation.
 
 The nav holds this one page rather than a link per file: mkdocs-material renders the nav on every page, and a link
-per module was most of its elements, so most of the work a phone did for the sidebar at each load.
+per module was most of its elements (on LayerNorm at 412 px, 309 of the primary sidebar's 469).
 """
 from __future__ import annotations
 
