@@ -55,8 +55,9 @@ def test_a_path_page_without_a_description_is_named():
         sitenav.learning_path(nav, {"layers/linear.md": "# Linear\n"})
 
 
-def test_the_path_skips_top_level_pages_and_the_source_section():
-    nav = [{"Home": "index.md"}, {"Layers": [{"Linear": "layers/linear.md"}]},
-           {"Source": [{"engine/linear.py": "source/engine/linear.md"}]}]
+def test_the_path_skips_top_level_pages_and_the_order_skips_the_source_index():
+    # the nav as the build leaves it: "Source", the index of the source pages, appended last
+    nav = [{"Home": "index.md"}, {"Layers": [{"Linear": "layers/linear.md"}]}, {"Source": "source/index.md"}]
     texts = {"layers/linear.md": "---\ndescription: A matrix product and a bias.\n---\n# Linear\n"}
     assert sitenav.learning_path(nav, texts) == "1. [Linear](layers/linear.md). A matrix product and a bias."
+    assert sitenav.nav_pages(nav) == [("Home", "index.md"), ("Linear", "layers/linear.md")]

@@ -10,13 +10,14 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from crosslink_harness import REPO
+from crosslink_harness import REPO, nav_pages
 from engine.config import GPTConfig
 from engine.train import TrainSettings
 
 HREF = re.compile(r'<(a|link|script|img)\b[^>]*?\b(href|src)="([^"]*)"', re.S)
 LOADING_TAG = re.compile(r"<(?:link|script|img|iframe|source)\b[^>]*>", re.S)
 ID = re.compile(r'\b(?:id|name)="([^"]+)"')
+FIXTURES = REPO / "tests" / "site" / "fixtures"  # mkdocs.yml's `exclude`: no source pages
 
 
 def _pages(site: Path):
@@ -84,6 +85,24 @@ def test_every_engine_module_has_a_numbered_source_page(built_site):
         assert page.is_file(), module
         lines = (REPO / f"{module}.py").read_text().splitlines()
         assert f'id="L{len(lines)}"' in page.read_text(), module
+
+
+def test_the_nav_has_one_source_entry_whose_page_lists_every_source_page(built_site):
+    html = (built_site / "layers" / "layernorm" / "index.html").read_text()
+    nav = html.split('md-sidebar--primary"', 1)[1].split('md-sidebar--secondary"', 1)[0]
+    pages = [href for href in re.findall(r'<a href="([^"]*)" class="md-nav__link', nav) if not href.startswith("#")]
+    # a link per page of mkdocs.yml's nav (its own sections' included; the page's table of contents aside), then
+    # the index of the source pages: no link per file
+    assert len(pages) == len(nav_pages()) + 1 and pages[-1] == "../../source/"
+    index = (built_site / "source" / "index.html").read_text()
+    listed = {href for href in re.findall(r'<td><a href="([^"]+)"', index)}
+    files = [p.relative_to(REPO).with_suffix("").as_posix() for folder in ("engine", "tests")
+             for p in (REPO / folder).rglob("*.py") if not p.is_relative_to(FIXTURES)]
+    assert listed == {f"{module}/" for module in files}
+    for module in ("engine/norms", "engine/examples/kind", "tests/engine/test_model"):
+        page = (built_site / "source" / module / "index.html").read_text()
+        depth = module.count("/") + 1
+        assert f'<a href="{"../" * depth}">Source</a> ›' in page, module  # the way back to the index
 
 
 def test_layer_pages_show_the_full_anatomy(built_site):

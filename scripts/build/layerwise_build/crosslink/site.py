@@ -17,6 +17,7 @@ from .project import Project
 from .render import relative_url, render_codemath, render_equation, render_implementation, render_problem
 from .selectors import SelectorError, select_lines
 from .shapes import ShapeError, render_shapes
+from .source_index import index_page, source_index_markdown
 from .source_pages import PLACEHOLDER, source_page_html, source_page_markdown
 from .values import render_values, value_scope
 
@@ -143,6 +144,14 @@ class SiteBuild:
     def fill_source_page(self, path: str, html: str) -> str:
         code = source_page_html(self.index.files[path], self.catalog, self.page_urls, self.project)
         return html.replace(PLACEHOLDER, code, 1)
+
+    def source_index(self) -> str:
+        """Markdown of the index of the source pages (source/index.md), complete: it has no placeholder."""
+        return source_index_markdown(self.index.files, self.catalog, self.project)
+
+    def is_generated(self, page_src: str) -> bool:
+        """A source page or their index: pages the build writes, with no directives of their own."""
+        return page_src == index_page(self.project) or self.source_path_of(page_src) is not None
 
     def source_path_of(self, page_src: str) -> str | None:
         """engine/norms.py for the generated page source/engine/norms.md, None for an authored page."""

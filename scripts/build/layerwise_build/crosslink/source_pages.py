@@ -7,17 +7,20 @@ from .codeindex import FileIndex
 from .equations import EquationCatalog
 from .project import Project
 from .render import relative_url, render_code
+from .source_index import trail_markdown
 
 
 PLACEHOLDER = '<div class="lw-source-placeholder"></div>'
 
 
 def source_page_markdown(path: str) -> str:
-    """The page's Markdown: a title and a placeholder; the code goes in after Markdown ran (`source_page_html`),
-    because parsing thousands of highlighted spans as raw HTML would be most of the build's time.
+    """The page's Markdown: a line back to the index (the page is not in the nav, so the nav marks no entry for
+    it), a title and a placeholder; the code goes in after Markdown ran (`source_page_html`), because parsing
+    thousands of highlighted spans as raw HTML would be most of the build's time.
     Front matter keeps the code out of the search index for the same reason, and gives it the table of
     contents' width."""
-    return f"---\nsearch:\n  exclude: true\nhide:\n  - toc\n---\n\n# {path}\n\n{PLACEHOLDER}\n"
+    return (f"---\nsearch:\n  exclude: true\nhide:\n  - toc\n---\n\n{trail_markdown(path)}\n\n# {path}\n\n"
+            f"{PLACEHOLDER}\n")
 
 
 def source_page_html(file: FileIndex, catalog: EquationCatalog, page_urls: dict[str, str], project: Project) -> str:

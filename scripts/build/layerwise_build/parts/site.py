@@ -1,5 +1,5 @@
-"""The plugin's first part, always on: the cross-linker, generated source pages, math rendered by KaTeX, the
-learning path, the scaffold's unfilled places, a link check.
+"""The plugin's first part, always on: the cross-linker, generated source pages and their index (the nav's
+"Source"), math rendered by KaTeX, the learning path, the scaffold's unfilled places, a link check.
 
 The work lives in ``crosslink/``, ``mathrender/``, ``sitenav/`` and ``newpage/``; this module only connects it to
 mkdocs' events. Every problem is logged as a warning naming page, equation and symbol, so ``--strict`` fails.
@@ -16,10 +16,10 @@ from mkdocs.structure.files import File, InclusionLevel
 from mkdocs.utils import get_relative_url
 
 from .. import sitenav
-from ..crosslink.codeindex import python_files
 from ..crosslink.linkcheck import check_site
 from ..crosslink.project import Project
 from ..crosslink.site import SiteBuild
+from ..crosslink.source_index import TITLE as SOURCE_TITLE, index_page
 from ..mathrender import KatexError, KatexRenderer, index_math, render_math
 from ..mathrender.fonts import KatexFonts, with_font_preloads
 from ..newpage.places import unfilled
@@ -51,9 +51,9 @@ def on_config(config, options, root):
         f for f in superfences.get("custom_fences", []) if f["name"] not in {d["name"] for d in _build.custom_fences()}
     ] + _build.custom_fences()
     if config.nav is not None:
-        config.nav = [item for item in config.nav if not (isinstance(item, dict) and "Source" in item)]
-        config.nav.append({"Source": [{path: project.source_page(path)}
-                                      for path in python_files(project.root, [project.package])]})
+        # one entry, the index of the source pages: a link per module, on every page, was most of the nav
+        config.nav = [item for item in config.nav if not (isinstance(item, dict) and SOURCE_TITLE in item)]
+        config.nav.append({SOURCE_TITLE: index_page(project)})
     return config
 
 
@@ -70,12 +70,12 @@ def on_files(files, config):
     index = _build.index
     log.info(f"cross-linker: {len(index.files)} Python files indexed, {len(index.parsed)} parsed, "
              f"{len(index.files) - len(index.parsed)} unchanged since the last build")
+    # every source page is reached from the index (the nav's "Source"), from the pages' code links and from each
+    # other's "Source ›" line, none from the nav itself
     for path in _build.source_paths():
-        # test files are reached from "Tests it" / "Tested by" links; listing them in the nav of every page
-        # would double the nav (and the time Material spends rendering it)
-        inclusion = InclusionLevel.NOT_IN_NAV if _build.project.is_test(path) else InclusionLevel.UNDEFINED
-        files.append(File.generated(config, _build.project.source_page(path), content=_build.source_page(path),
-                                    inclusion=inclusion))
+        files.append(File.generated(config, project.source_page(path), content=_build.source_page(path),
+                                    inclusion=InclusionLevel.NOT_IN_NAV))
+    files.append(File.generated(config, index_page(project), content=_build.source_index()))
     katex = project.root / KATEX_DIST
     if not katex.is_dir():
         raise PluginError(f"KaTeX is missing at {katex}: run `npm ci` (bash scripts/dev.sh serve does it)")
@@ -88,8 +88,8 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    if _build.source_path_of(page.file.src_uri):
-        return markdown  # generated source pages: no directives, no inline values
+    if _build.is_generated(page.file.src_uri):
+        return markdown  # the source pages and their index: no directives, no inline values
     try:
         markdown = sitenav.fill_learning_path(markdown, config.nav, _page_texts)
     except sitenav.NavError as error:

@@ -33,15 +33,16 @@ class NavError(Exception):
 def nav_pages(nav, sections_only=False):
     """Every page of ``nav`` (mkdocs' ``config.nav``), in order; with ``sections_only``, only pages inside a section.
 
-    A section is a nav entry whose value is a list ("Layers", "The whole model"); the generated "Source" section of
-    engine modules is no part of the reading order and is left out.
+    A section is a nav entry whose value is a list ("Layers", "The whole model"). The entry "Source", the index of
+    the source pages that the build appends, is no part of the reading order and is left out.
     """
     def walk(items, depth):
         for item in items:
             title, value = next(iter(item.items())) if isinstance(item, dict) else (None, item)
+            if title == "Source":
+                continue
             if isinstance(value, list):
-                if title != "Source":
-                    yield from walk(value, depth + 1)
+                yield from walk(value, depth + 1)
             elif not sections_only or depth > 0:
                 yield title, value
     return list(walk(nav or [], 0))
