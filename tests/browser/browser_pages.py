@@ -58,3 +58,13 @@ def instant_go(page, site, path):
     page.wait_for_function("""target => location.href.split('#')[0] === target
         && Layerwise.widgets() !== window.__widgetsBefore && Layerwise.widgets().every(w => w.el.isConnected)
         && Layerwise.widgets().length === document.querySelectorAll('.lw-widget').length""", arg=target)
+
+
+def scroll_to_and_click(page, link):
+    """Scroll ``link`` into view and click it, as a reader does. mkdocs-material records a page's scroll offset in
+    history.state 100 ms after the last scroll; a click sooner than that (Playwright's own scroll-then-click) lets
+    the record land on the next page's entry, and after instant navigation the theme restores that offset instead
+    of going to the link's fragment (a flaky failure under load, in test_practice and test_wide_boxes)."""
+    link.scroll_into_view_if_needed()
+    page.wait_for_function("Math.abs((history.state ? history.state.y : 0) - scrollY) < 1")
+    link.click()

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from browser_pages import wait_for_engine
+from browser_pages import scroll_to_and_click, wait_for_engine
 from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
 
 from engine.examples import run
@@ -166,13 +166,7 @@ def test_the_practice_page_lists_every_exercise_with_a_link(watched, site):
     # Instant navigation to the exercise (the lazy editor once stayed unmade on this path): the editor is made and
     # takes typing.
     link = rows.filter(has=page.locator(f'a[href$="#exercise-{EXERCISE}"]')).locator("a")
-    # As a reader does: scroll to the link, then click. mkdocs-material records a page's scroll offset in
-    # history.state 100 ms after the last scroll; a click sooner than that (Playwright's own scroll-then-click)
-    # lets the record land on the new page's entry, and the theme then restores that offset instead of going to the
-    # exercise: the flaky failure of this test under load.
-    link.scroll_into_view_if_needed()
-    page.wait_for_function("history.state && Math.abs(history.state.y - scrollY) < 1")
-    link.click()
+    scroll_to_and_click(page, link)
     exercise = page.locator(f'#exercise-{EXERCISE}')
     exercise.locator(".cm-content").wait_for()
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1  # no full page load

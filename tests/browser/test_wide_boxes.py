@@ -2,7 +2,7 @@
 sideways, at 1280 px and on a 390 px phone, and a block that does scroll sideways (a long display equation) shades
 its edge, as a wide matrix does. The engine is not needed: it is kept from loading."""
 import pytest
-from browser_pages import open_static
+from browser_pages import open_static, scroll_to_and_click
 
 pytestmark = pytest.mark.browser
 
@@ -77,8 +77,7 @@ def test_a_back_link_shows_its_whole_equation_id_and_lands_with_the_title_in_vie
     assert [link for link in links if link["cut"]] == [], links
     back = page.locator(".lw-backlink", has_text="embedding-token-position").first
     target = back.get_attribute("href").rpartition("#")[2]
-    back.scroll_into_view_if_needed()
-    back.click()
+    scroll_to_and_click(page, back)
     page.wait_for_function("id => location.hash === '#' + id", arg=target)
     page.wait_for_timeout(500)  # the theme's scroll to the anchor, and its "Back to top" button after it
     seen = page.evaluate("""id => {
