@@ -89,3 +89,34 @@ def test_a_back_link_shows_its_whole_equation_id_and_lands_with_the_title_in_vie
         return {top: title.top, covering: covering.map(e => e.className)};
     }""", target)
     assert 0 < seen["top"] < VIEWPORTS["desktop"]["height"] and seen["covering"] == [], seen
+
+
+# Each box that may scroll sideways (scroll-regions.js), as a keyboard reader meets it: while its block is still
+# skipped far down, and once it is drawn on the way there.
+TAB_STOPS = """async () => {
+    const frames = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const boxes = [...document.querySelectorAll(
+        '.md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap')];
+    const drawn = box => (box.firstElementChild || box).checkVisibility({contentVisibilityAuto: true});
+    const skipped = boxes.filter(box => box.checkVisibility() && !drawn(box));
+    const before = skipped.map(box => box.getAttribute('tabindex') || `${box.parentElement.className} > ${box.className}`);
+    const after = [];
+    for (const box of skipped) {
+        box.scrollIntoView({block: 'center'});
+        await frames(); await frames();
+        after.push({box: box.className, stop: box.getAttribute('tabindex') === '0',
+                    scrolls: box.scrollWidth > box.clientWidth + 1});
+    }
+    return {skipped: skipped.length, before, after};
+}"""
+
+
+def test_a_box_far_down_keeps_its_tab_stop_until_drawn_and_then_only_if_it_scrolls(watched, site):
+    page = watched.page
+    open_static(watched, site, "model/training/", VIEWPORTS["phone"])
+    seen = page.evaluate(TAB_STOPS)
+    assert seen["skipped"] >= 3, f"too few boxes far down to prove anything: {seen}"
+    assert [stop for stop in seen["before"] if stop != "0"] == [], "a box not drawn yet has no tab stop"
+    wrong = [box for box in seen["after"] if box["stop"] != box["scrolls"]]
+    assert wrong == [], wrong
+    assert any(box["scrolls"] for box in seen["after"]), "no box far down scrolls: the test proves half"
