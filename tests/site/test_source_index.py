@@ -29,6 +29,9 @@ def test_the_index_lists_every_file_by_folder_the_package_first():
         "eye. -> toy/__init__/ | 0",
         "blocks.pyToy dispatch: the norm is looked up in a table, never called by its name. -> toy/blocks/ | 0",
         "config.py -> toy/config/ | 0",  # no docstring
+        # the first line goes on in its paragraph: "…"; its ``literals`` show as code, text only here
+        "kinds.pyThe toy's one widget kind, scale (y = s * x), written against the plugin's contract for a kinds' "
+        "module … -> toy/kinds/ | 0",
         "linear.pyToy linear layer. -> toy/linear/ | 1",
         "model.pyToy block: one call of each helper and one inline copy of the linear formula. -> toy/model/ | 2",
         "norms.pyToy LayerNorm. -> toy/norms/ | 0",
