@@ -10,7 +10,8 @@
  * {type: "check", id, json} (the widgets' gradient check); when the interpreter is no longer usable it answers
  * {type: "died", id, error}.
  *
- * A request that outlives its time limit terminates the worker (the only way to stop Python that never returns).
+ * A request that outlives its time limit terminates the worker (the only way to stop Python that never returns);
+ * with restartAfterCrash that is a crash like any other.
  * A worker that dies once ready (`died`, or its error event) is a crash: `crash` says why, its requests are rejected
  * with EngineStopped("crashed"), and a fresh worker starts at once (restartAfterCrash) or with the next request.
  * A start that fails (`failed`, the ready time limit, no start message) is final: EngineStopped("failed"). */
@@ -107,7 +108,10 @@ export class EngineClient {
         // This request gets the timeout; any other one waiting on the same worker is told why it was stopped.
         this.pending.delete(id);
         reject(new EngineStopped("timeout", `stopped after ${timeoutMs / 1000} s without an answer`));
-        this.stop(worker, new EngineStopped("crashed", "another request ran past its time limit"));
+        // A client that restarts after a crash treats a worker that stopped answering as crashed; another one
+        // starts afresh with its next request.
+        if (this.restartAfterCrash) this.died(worker, `no answer within ${timeoutMs / 1000} s`);
+        else this.stop(worker, new EngineStopped("crashed", "another request ran past its time limit"));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer, sent: performance.now() });
       worker.postMessage({ ...message, id });

@@ -5,7 +5,8 @@
  *
  *   startEngine()                              idempotent; the state goes idle -> loading -> ready | failed
  *   compute({key, kind, values, onCheck})      -> Promise of the result JSON (rejected with the engine's reason);
- *                                                 onCheck(check JSON) later, for its gradient check
+ *                                                 onCheck(check JSON) later, for its gradient check; a worker
+ *                                                 that does not answer within engine.computeTimeoutMs is replaced
  *   request(message)                           any other request of worker.js ("file", "inside"): its answer's JSON
  *   onEngineChange(listener)                   listener(engine) after every change of state or loading stage
  * The page is also told by a "layerwise:engine" event on the document (practice waits for the widgets' start). */
@@ -17,6 +18,9 @@ export const engine = siteEngineClient("worker.js", {
   restartAfterCrash: true,
   onChange: ({ state }) => document.dispatchEvent(new CustomEvent("layerwise:engine", { detail: { state } })),
 });
+// An example's answer takes milliseconds (the slowest kind, Training's steps, well under a second on a phone): a
+// worker silent this long is stuck, and is replaced like a crashed one. A property, so a test can shorten it.
+engine.computeTimeoutMs = 20_000;
 
 export function onEngineChange(listener) {
   engine.listen(listener);
@@ -29,7 +33,8 @@ export function startEngine() {
 /* `key` (the widget's id) lets the worker drop that widget's superseded gradient check. */
 export async function compute({ key, kind, values, onCheck }) {
   const answer = await engine.request({ type: "compute", key, kind, inputs: JSON.stringify(values) },
-                                      { onCheck: (check) => onCheck(JSON.parse(check.json)) });
+                                      { timeoutMs: engine.computeTimeoutMs,
+                                        onCheck: (check) => onCheck(JSON.parse(check.json)) });
   return JSON.parse(answer.json);
 }
 

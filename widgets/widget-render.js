@@ -125,9 +125,11 @@ let noteCount = 0;
 /* Flag every matrix of a widget that is wider than its box (it scrolls sideways), so the page can show that. */
 export function markScrolling(widget) {
   const figures = [...widget.querySelectorAll(".lw-matrix")];
-  // Not rendered yet (far off screen, layerwise.css; the widget itself is then laid out, what it holds is not):
-  // reading a size inside would render it all now, for nothing. widget.js measures again when it is rendered.
-  if (figures.length && figures[0].checkVisibility && !figures[0].checkVisibility({ contentVisibilityAuto: true })) return;
+  // Not rendered yet (far off screen, the site's layerwise.css; the widget itself is then laid out, what it holds is
+  // not): reading a size inside would render it all now, for nothing. widget.js measures again when it is rendered.
+  // The site's page template says so without drawing anything (Layerwise.notDrawn); elsewhere nothing is skipped.
+  const notDrawn = window.Layerwise && window.Layerwise.notDrawn;
+  if (figures.length && notDrawn && notDrawn(figures[0])) return;
   // all read before any is marked: a mark between two reads would lay the page out again for the second
   const scrolls = figures.map((figure) => figure.scrollWidth > figure.clientWidth + 1);
   figures.forEach((figure, i) => figure.toggleAttribute("data-scrolls", scrolls[i]));

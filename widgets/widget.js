@@ -186,7 +186,8 @@ export class Widget {
       answer = await compute({ key: this.id, kind: this.spec.name, values,
                                onCheck: (check) => this.showCheck(check, values) });
     } catch (error) {
-      if (error.cause === "crashed") return this.lost(); // EngineStopped: the worker died before answering
+      // EngineStopped: the worker died, or was stopped for not answering, before this answer came
+      if (error.cause === "crashed" || error.cause === "timeout") return this.lost();
       answer = { error: error.message };
     } finally {
       clearTimeout(working);

@@ -12,15 +12,8 @@
     // Shown but not rendered yet (a block far off screen skips layout, layerwise.css): measured once it is, and a tab
     // stop until then (the build gives one to its own boxes), so Tab never passes over a box that might scroll. A
     // hidden box (a closed <details>) measures as fitting, and again when it is opened.
-    if (notDrawn(box)) return "unmeasured";
+    if (window.Layerwise.notDrawn(box)) return "unmeasured"; // overrides/main.html: asked without drawing anything
     return box.scrollWidth > box.clientWidth + 1;
-  }
-
-  // The box may be the skipped block itself, whose own box is laid out (at its estimated size) while what it holds
-  // is not: ask of its first child.
-  function notDrawn(box) {
-    const inside = box.firstElementChild || box;
-    return inside.checkVisibility && inside.checkVisibility() && !inside.checkVisibility({ contentVisibilityAuto: true });
   }
 
   function apply(box, found) {
@@ -67,9 +60,9 @@
     resized.disconnect();
     const boxes = [...document.querySelectorAll(BOXES)];
     // The observer reports nothing of a box inside a block not drawn yet, and the theme's table wrappers have no
-    // tab stop from the build: they get one now, until they are drawn and measured.
-    const waiting = boxes.filter(notDrawn);
-    waiting.forEach((box) => apply(box, "unmeasured"));
+    // tab stop from the build: every box gets one now, unasked, until the observer's first report (a box that is
+    // drawn) or its block's rendering (the event above) has it measured.
+    boxes.forEach((box) => apply(box, "unmeasured"));
     for (const box of boxes) resized.observe(box);
   }
 

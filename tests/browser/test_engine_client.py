@@ -74,7 +74,7 @@ SCENARIO = """async ([moduleURL, source]) => {
 }"""
 
 # The widgets' client: restartAfterCrash, follow-up checks (a newer request of the same key drops the older one's),
-# and the timings of the latest answer.
+# the timings of the latest answer, and a worker that stops answering replaced like a crashed one.
 RESTARTING = """async ([moduleURL, source]) => {
   const { EngineClient } = await import(moduleURL);
   const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
@@ -103,6 +103,14 @@ RESTARTING = """async ([moduleURL, source]) => {
   }));
   await client.start();
   report.afterCrash = (await client.request({ type: "echo", value: "back", delay: 0 })).value;
+  const second = client.worker;
+  report.hung = await client.request({ type: "hang" }, { timeoutMs: 300 }).then(() => null, (error) => ({
+    name: error.name, cause: error.cause, message: error.message,
+    client: [client.state, client.starts, client.crash, client.crashes,
+             client.worker !== null && client.worker !== second],
+  }));
+  await client.start();
+  report.afterHang = (await client.request({ type: "echo", value: "again", delay: 0 })).value;
   report.states = states;
   return report;
 }"""
@@ -130,7 +138,7 @@ def test_the_engine_client_matches_answers_stops_runaway_requests_and_restarts(w
     assert report["unconfiguredClient"] == ["failed", 1, None]
 
 
-def test_a_client_that_restarts_after_a_crash_keeps_its_checks_and_timings(watched, site):
+def test_a_restarting_client_keeps_checks_and_timings_and_replaces_a_crashed_or_silent_worker(watched, site):
     page = watched.page
     page.goto(site.url)
     report = page.evaluate(RESTARTING, [site.url + "assets/layerwise/engine-client.js", FAKE_WORKER])
@@ -140,5 +148,9 @@ def test_a_client_that_restarts_after_a_crash_keeps_its_checks_and_timings(watch
     assert report["lost"] == {"name": "EngineStopped", "cause": "crashed", "message": "the engine stopped (fatal)",
                               "client": ["loading", 2, "fatal", 1, True]}
     assert report["afterCrash"] == "back"
-    # the listeners heard of the fresh start, never of an idle moment without a worker
-    assert report["states"] == ["loading", "loading", "ready", "loading", "loading", "ready"]
+    assert report["hung"] == {"name": "EngineStopped", "cause": "timeout",
+                              "message": "stopped after 0.3 s without an answer",
+                              "client": ["loading", 3, "no answer within 0.3 s", 2, True]}
+    assert report["afterHang"] == "again"
+    # the listeners heard of each fresh start, never of an idle moment without a worker
+    assert report["states"] == ["loading", "loading", "ready"] * 3

@@ -282,6 +282,15 @@ CRASH_NEXT_REQUEST = """() => {
 }"""
 
 
+# A worker that stops answering (Python busy in a loop nothing on the page can interrupt) is stood in for by
+# dropping the widget's next request on its way to the worker: no answer comes back, as none would.
+DROP_NEXT_REQUEST = """() => {
+    const worker = Layerwise.engine.worker;
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (message) => { if (message.type !== 'compute') post(message); };
+}"""
+
+
 LINES = """el => { const range = document.createRange(); range.selectNodeContents(el);
     return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
 
@@ -305,6 +314,32 @@ def test_a_real_crash_of_the_python_runtime_is_told_in_one_line_and_the_next_edi
     assert notice.text_content().endswith("and was restarted: edit a value to recompute.")
     assert "\n" not in notice.text_content()
     assert page.evaluate(LINES, notice.element_handle()) == 1
+    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
+    seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
+    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [10, 1, -1]: Y[0] = [1 - 2 + 10, 2 + 1, 2 - 1]
+    assert seen["result"] is not None and widget.get_attribute("data-state") == "live"
+    assert [b["cells"][0] for b in seen["result"]["blocks"] if b["name"] == "Y"] == [["9.0000", "3.0000", "1.0000"]]
+
+
+def test_an_engine_that_stops_answering_is_replaced_and_the_readers_edit_is_kept(live, watched):
+    path = live.page_with_kind("linear") or pytest.skip("no page shows the linear example")
+    page = watched.page
+    page.goto(live.url + path + "#widget-linear-1")
+    assert wait_for_engine(page)["state"] == "ready"
+    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    page.evaluate("Layerwise.engine.computeTimeoutMs = 1500")  # the product waits 20 s
+    page.evaluate(DROP_NEXT_REQUEST)
+    cell = widget.locator('.lw-cell[data-input="b"][data-row="0"][data-col="0"]')
+    cell.fill("7")
+    page.wait_for_function("Layerwise.engine.crashes === 1")
+    assert page.evaluate("Layerwise.engine.crash") == "no answer within 1.5 s"
+    assert "lw-stale" in widget.locator(".lw-results").get_attribute("class")  # no answer is shown for 7
+    assert cell.input_value() == "7"  # and the edit is still there
+    assert wait_for_engine(page)["state"] == "ready"
+    assert page.evaluate("Layerwise.engine.starts") == 2
+    notice = page.locator(".lw-notice")
+    assert notice.text_content() == ("The live engine crashed (no answer within 1.5 s) and was restarted: "
+                                     "edit a value to recompute.")
     index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
     seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
     # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [10, 1, -1]: Y[0] = [1 - 2 + 10, 2 + 1, 2 - 1]
