@@ -25,6 +25,13 @@ SOLO = """([i, on]) => { document.body.classList.toggle('lw-clip-alone', on);
     document.querySelector(`[data-clip-probe='${i}']`).classList.toggle('lw-clip-probed', on); }"""
 
 
+# No page has a list long enough to reach "10." where the rule applies (the home page's is in its first two
+# sections), so one is put there, after the third h2: the case that once lost its "1" is photographed on every run.
+LONG_LIST = """() => { const list = document.createElement('ol');
+    list.innerHTML = Array.from({length: 12}, (_, i) => `<li>step ${i + 1}</li>`).join('');
+    document.querySelectorAll('.md-content__inner > h2')[2].after(list); }"""
+
+
 TOP = 100  # px from the top of the screen, under the theme's header, where a block (or its next part) is put
 
 
@@ -79,6 +86,7 @@ def test_containment_cuts_nothing_a_block_paints_outside_its_box(watched, site, 
     page = watched.page
     open_static(watched, site, path, viewport)
     page.add_style_tag(content=".md-top { visibility: hidden !important; }")  # "Back to top" comes and goes on scroll
+    page.evaluate(LONG_LIST)
     probes = page.evaluate(CONTAINED, OVERHANGS)
     assert probes, "no list or admonition the rule reaches: the test would prove nothing"
     page.add_style_tag(content=ALONE)
