@@ -295,12 +295,26 @@ LINES = """el => { const range = document.createRange(); range.selectNodeContent
     return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size; }"""
 
 
-def test_a_real_crash_of_the_python_runtime_is_told_in_one_line_and_the_next_edit_is_answered(live, watched):
+def live_linear_widget(live, watched):
+    """The page and the first Linear widget, once the engine is ready."""
     path = live.page_with_kind("linear") or pytest.skip("no page shows the linear example")
     page = watched.page
     page.goto(live.url + path + "#widget-linear-1")
     assert wait_for_engine(page)["state"] == "ready"
-    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    return page, page.locator('.lw-widget[data-kind="linear"]').first
+
+
+def assert_next_edit_is_answered(page, widget):
+    """After the engine was replaced, typing b[0] = 10 is computed by the fresh one."""
+    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
+    seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
+    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [10, 1, -1]: Y[0] = [1 - 2 + 10, 2 + 1, 2 - 1]
+    assert seen["result"] is not None and widget.get_attribute("data-state") == "live"
+    assert [b["cells"][0] for b in seen["result"]["blocks"] if b["name"] == "Y"] == [["9.0000", "3.0000", "1.0000"]]
+
+
+def test_a_real_crash_of_the_python_runtime_is_told_in_one_line_and_the_next_edit_is_answered(live, watched):
+    page, widget = live_linear_widget(live, watched)
     page.evaluate(CRASH_NEXT_REQUEST)
     widget.locator('.lw-cell[data-input="b"][data-row="0"][data-col="0"]').fill("7")
     page.wait_for_function("Layerwise.engine.crashes === 1")
@@ -314,19 +328,11 @@ def test_a_real_crash_of_the_python_runtime_is_told_in_one_line_and_the_next_edi
     assert notice.text_content().endswith("and was restarted: edit a value to recompute.")
     assert "\n" not in notice.text_content()
     assert page.evaluate(LINES, notice.element_handle()) == 1
-    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
-    seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
-    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [10, 1, -1]: Y[0] = [1 - 2 + 10, 2 + 1, 2 - 1]
-    assert seen["result"] is not None and widget.get_attribute("data-state") == "live"
-    assert [b["cells"][0] for b in seen["result"]["blocks"] if b["name"] == "Y"] == [["9.0000", "3.0000", "1.0000"]]
+    assert_next_edit_is_answered(page, widget)
 
 
 def test_an_engine_that_stops_answering_is_replaced_and_the_readers_edit_is_kept(live, watched):
-    path = live.page_with_kind("linear") or pytest.skip("no page shows the linear example")
-    page = watched.page
-    page.goto(live.url + path + "#widget-linear-1")
-    assert wait_for_engine(page)["state"] == "ready"
-    widget = page.locator('.lw-widget[data-kind="linear"]').first
+    page, widget = live_linear_widget(live, watched)
     page.evaluate("Layerwise.engine.computeTimeoutMs = 1500")  # the product waits 20 s
     page.evaluate(DROP_NEXT_REQUEST)
     cell = widget.locator('.lw-cell[data-input="b"][data-row="0"][data-col="0"]')
@@ -340,8 +346,4 @@ def test_an_engine_that_stops_answering_is_replaced_and_the_readers_edit_is_kept
     notice = page.locator(".lw-notice")
     assert notice.text_content() == ("The live engine crashed (no answer within 1.5 s) and was restarted: "
                                      "edit a value to recompute.")
-    index = page.evaluate("Layerwise.widgets().findIndex(w => w.spec.name === 'linear')")
-    seen = page.evaluate(EDIT, [index, [["b", 0, 0, "10"]]])[0]
-    # X = [[1, 2], [0, 1]], W = [[1, 0, 2], [-1, 1, 0]], b = [10, 1, -1]: Y[0] = [1 - 2 + 10, 2 + 1, 2 - 1]
-    assert seen["result"] is not None and widget.get_attribute("data-state") == "live"
-    assert [b["cells"][0] for b in seen["result"]["blocks"] if b["name"] == "Y"] == [["9.0000", "3.0000", "1.0000"]]
+    assert_next_edit_is_answered(page, widget)
