@@ -18,8 +18,9 @@ export const engine = siteEngineClient("worker.js", {
   restartAfterCrash: true,
   onChange: ({ state }) => document.dispatchEvent(new CustomEvent("layerwise:engine", { detail: { state } })),
 });
-// An example's answer takes milliseconds (the slowest kind, Training's steps, well under a second on a phone): a
-// worker silent this long is stuck, and is replaced like a crashed one. A property, so a test can shorten it.
+// An example's answer takes milliseconds (bench_kinds.py, CPython: at most ~5 ms an edit; ~170 ms for Generation's
+// first, which trains its model; Pyodide on a phone is several times slower): a worker silent this long is stuck,
+// and is replaced like a crashed one. A property, so a test can shorten it.
 engine.computeTimeoutMs = 20_000;
 
 export function onEngineChange(listener) {

@@ -9,7 +9,8 @@ import { element, markCell, markScrolling, placeUnder, renderInput, renderResize
 import { InputState, clone, planPaste } from "./widget-state.js";
 import { savedValues, storeValues } from "./widget-storage.js";
 
-const WORKING_AFTER_MS = 300; // an answer slower than this shows that the engine is working (a training run: ~1.2 s)
+// an answer slower than this shows that the engine is working (Generation's first, which trains its model)
+const WORKING_AFTER_MS = 300;
 const COPIED_SHOWN_MS = 2500;
 
 export class Widget {
