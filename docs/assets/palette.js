@@ -4,8 +4,7 @@
 (() => {
   const options = document.querySelector("[data-lw-palette]");
   if (!options) return;
-  const inputs = [...options.querySelectorAll("input")];
-  const KEYS = ["media", "scheme", "primary", "accent"];
+  const { inputs, show } = window.Layerwise.palette;
   const bar = Object.assign(document.createElement("meta"), { name: "theme-color" });
   document.head.append(bar);
 
@@ -15,10 +14,8 @@
   }
 
   function choose(index) {
-    const color = Object.fromEntries(KEYS.map((key) => [key, inputs[index].getAttribute(`data-md-color-${key}`)]));
     document.body.setAttribute("data-md-color-switching", ""); // the theme's CSS: no transitions mid-switch
-    for (const key of KEYS) document.body.setAttribute(`data-md-color-${key}`, color[key]);
-    inputs.forEach((input, i) => { input.nextElementSibling.hidden = i !== index; });
+    const color = show(index);
     __md_set("__palette", { index, color }); // the shape the theme's script reads back on every page
     paintBar();
     requestAnimationFrame(() => document.body.removeAttribute("data-md-color-switching"));
