@@ -4,7 +4,7 @@
  * moves focus, shows a heat-map cell's value, and keeps at most one request in flight.
  * Test hook: window.Layerwise.explorer = {prompt, attention[block][head][query][key], next: [[char, p]...]}, and
  * data-answers on the controls counts the answers shown. */
-import { engine, onEngineChange, request, startEngine } from "./widget-engine.js";
+import { engine, onEngineChange, request, startEngineAfterFirstPaint } from "./widget-engine.js";
 
 const ASSETS = new URL(".", import.meta.url).href; // …/assets/layerwise/
 const LIVE_PANELS = ["tokens", "attention", "rms", "next"];
@@ -58,7 +58,7 @@ class InsidePage {
     attention.addEventListener("focusout", () => this.hideTip());
     attention.addEventListener("mouseleave", () => this.hideTip());
     onEngineChange(() => this.onEngine());
-    startEngine();
+    startEngineAfterFirstPaint();
     this.onEngine();
   }
 

@@ -4,6 +4,7 @@
  * EngineStopped("crashed").
  *
  *   startEngine()                              idempotent; the state goes idle -> loading -> ready | failed
+ *   startEngineAfterFirstPaint()               the same once the page has been drawn (a page's first set-up)
  *   compute({key, kind, values, onCheck})      -> Promise of the result JSON (rejected with the engine's reason);
  *                                                 onCheck(check JSON) later, for its gradient check; a worker
  *                                                 that does not answer within engine.computeTimeoutMs is replaced
@@ -29,6 +30,13 @@ export function onEngineChange(listener) {
 
 export function startEngine() {
   engine.start().catch(() => {}); // a failed start is told to the listeners (the page's notice, each widget)
+}
+
+/* The engine's downloads (~16 MB with NumPy) and its wasm compile start once the page has been drawn, not while
+ * its first frame is still to come: a frame's animation callbacks run just before it is drawn, and a task queued
+ * from one runs after. A tab opened in the background starts it when first shown. */
+export function startEngineAfterFirstPaint() {
+  requestAnimationFrame(() => setTimeout(startEngine, 0));
 }
 
 /* `key` (the widget's id) lets the worker drop that widget's superseded gradient check. */

@@ -5,7 +5,7 @@
 import * as cells from "./cells.js";
 import { Widget } from "./widget.js";
 import { announce, liveRegion } from "./widget-announce.js";
-import { engine, onEngineChange, startEngine } from "./widget-engine.js";
+import { engine, onEngineChange, startEngineAfterFirstPaint } from "./widget-engine.js";
 import { setUpHelp } from "./widget-help.js";
 import { writeLink } from "./widget-storage.js";
 
@@ -130,12 +130,12 @@ function initPage() {
   skipToExample(pageWidgets[0]);
   if (firstPage) scrollToLinked();
   firstPage = false;
-  // The engine starts as soon as a page with widgets is set up, not when a widget comes on screen: a reader who
-  // scrolls down to one finds it live. Not earlier than this module: started from the page's <head>, the worker's
-  // wasm compile took a core from the page's first layout and the theme's start-up (main-thread long tasks, cold:
-  // sum 406 against 259 ms, longest 198 against 140 ms) without bringing the engine measurably sooner on 2 cores
+  // The engine starts as soon as a page with widgets is set up and drawn, not when a widget comes on screen: a
+  // reader who scrolls down to one finds it live. Not earlier: started from the page's <head>, the worker's wasm
+  // compile took a core from the page's first layout and the theme's start-up (main-thread long tasks, cold: sum
+  // 406 against 259 ms, longest 198 against 140 ms) without bringing the engine measurably sooner on 2 cores
   // (ready 0.94x cold, 1.05x warm; scripts/bench/bench_widgets.py, 5 rounds, ARCHITECTURE.md).
-  startEngine();
+  startEngineAfterFirstPaint();
   showNotice();
 }
 

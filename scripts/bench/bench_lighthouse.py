@@ -6,8 +6,8 @@ Builds the strict site self-hosting PYODIDE_DIST, serves it as a static host doe
 gzip for text and wasm, max-age=600), then for Home, every layer page and every model page of the nav runs
 Lighthouse 12 (node_modules, Debian's chromium) with its mobile preset and with --preset=desktop, and pa11y
 (HTML_CodeSniffer, WCAG2AA). Prints one row per page: mobile performance, TBT, CLS, TTI, desktop performance and
-CLS, accessibility, best practices and SEO (mobile run), pa11y errors. --details lists every audit that did not
-pass and every pa11y error. Targets (issue 21): mobile perf >= 0.90, desktop >= 0.95, TBT <= 200 ms, CLS <= 0.02,
+CLS, accessibility, best practices and SEO (mobile run), pa11y errors, and in how many mobile runs the page's own
+first paint came after 1 s (HELD_PAINT_MS). --details lists every audit that did not pass and every pa11y error. Targets (issue 21): mobile perf >= 0.90, desktop >= 0.95, TBT <= 200 ms, CLS <= 0.02,
 the other scores 1.00, no pa11y error. Scores move by a few hundredths between runs on a quiet machine and by tenths
 on a busy one (Lighthouse multiplies the main thread's observed time by four): compare rows measured in one run of
 this script, against Home's, and use --runs 3 to report each page's median run (by performance score).
@@ -32,7 +32,11 @@ CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 SECTIONS = ("Layers", "The whole model")  # nav sections audited beside Home
 COLUMNS = ("page", "mobile perf", "TBT", "CLS", "TTI", "desktop perf", "desktop CLS", "a11y", "best practices",
-           "SEO", "pa11y errors")
+           "SEO", "pa11y errors", "held first paints")
+# Headless Chromium sometimes draws a page's first frame a second or two late, the page's main thread idle (it
+# happens with every script removed too): Lighthouse then simulates the first paint and LCP with all the work and
+# downloads that came before it. Such a run is counted, so a table's scores can be read for what they are.
+HELD_PAINT_MS = 1000
 
 
 def audited_pages(config_path=ROOT / "mkdocs.yml"):
@@ -115,11 +119,20 @@ def median_run(reports):
     return ranked[(len(ranked) - 1) // 2]
 
 
-def row(title, mobile, desktop, errors):
+def held_first_paints(reports):
+    """How many of ``reports`` traced the page's own first paint after HELD_PAINT_MS (before the simulation)."""
+    return sum(report["audits"]["metrics"]["details"]["items"][0]["observedFirstContentfulPaint"] > HELD_PAINT_MS
+               for report in reports)
+
+
+def row(title, mobile_runs, desktop, errors):
+    mobile = median_run(mobile_runs)
+    held = held_first_paints(mobile_runs)
     return [title, score(mobile, "performance"), audit(mobile, "total-blocking-time", "ms"),
             audit(mobile, "cumulative-layout-shift", ""), audit(mobile, "interactive", "s"),
             score(desktop, "performance"), audit(desktop, "cumulative-layout-shift", ""),
-            score(mobile, "accessibility"), score(mobile, "best-practices"), score(mobile, "seo"), str(len(errors))]
+            score(mobile, "accessibility"), score(mobile, "best-practices"), score(mobile, "seo"), str(len(errors)),
+            f"{held}/{len(mobile_runs)}"]
 
 
 def save_reports(folder, path, mobile, desktop):
@@ -161,10 +174,11 @@ def main():
         rows, details = [], []
         for title, path in pages:
             print(f"auditing {title} ({url + path})", file=sys.stderr, flush=True)
-            mobile = median_run([lighthouse(url + path, desktop=False) for _ in range(args.runs)])
+            mobile_runs = [lighthouse(url + path, desktop=False) for _ in range(args.runs)]
+            mobile = median_run(mobile_runs)
             desktop = median_run([lighthouse(url + path, desktop=True) for _ in range(args.runs)])
             errors = pa11y(url + path, config)
-            rows.append(row(title, mobile, desktop, errors))
+            rows.append(row(title, mobile_runs, desktop, errors))
             if args.save:
                 save_reports(args.save, path or "home", mobile, desktop)
             details += [f"{title}: {line}" for line in failed_audits(mobile)]

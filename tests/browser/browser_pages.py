@@ -45,9 +45,16 @@ def start_json(page, widget_index):
     return json.loads(page.locator(".lw-widget").nth(widget_index).get_attribute("data-start"))
 
 
+def wait_for_instant_navigation(page):
+    """Wait until mkdocs-material follows links in place: it has read sitemap.xml (conftest.SITEMAP_READ). A reader's
+    click comes later than a test's; the theme's scripts are deferred, so 'load' can come before the sitemap."""
+    page.wait_for_function("window.__lwSitemapRead === true")
+
+
 def instant_go(page, site, path):
     """Follow a link the way a reader does, so mkdocs-material's instant navigation swaps the page in place."""
     target = site.url + path
+    wait_for_instant_navigation(page)
     page.evaluate("""target => {
         window.__widgetsBefore = Layerwise.widgets();
         let link = [...document.querySelectorAll('a[href]')].find(a => a.href === target);
@@ -65,6 +72,7 @@ def scroll_to_and_click(page, link):
     history.state 100 ms after the last scroll; a click sooner than that (Playwright's own scroll-then-click) lets
     the record land on the next page's entry, and after instant navigation the theme restores that offset instead
     of going to the link's fragment (a flaky failure under load, in test_practice and test_wide_boxes)."""
+    wait_for_instant_navigation(page)
     link.scroll_into_view_if_needed()
     page.wait_for_function("Math.abs((history.state ? history.state.y : 0) - scrollY) < 1")
     link.click()

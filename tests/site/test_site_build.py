@@ -141,3 +141,25 @@ def test_search_index_keeps_prose_and_titles_but_not_numbers_or_code(built_site)
     assert "X @ W + b, and its backward" in linear and "linear.linear_forward" in linear
     assert re.search(r"Code and math: \d+ places in \d+ files", linear)
     assert "weighted sum" in linear  # from the opening paragraph of docs/layers/linear.md
+
+
+def test_no_script_blocks_the_first_paint_and_the_bundle_runs_first(built_site):
+    """Every script file a page loads is deferred (a module is by nature) and fetched after the page's HTML, CSS and
+    fonts; deferred scripts and modules run in document order, so the theme's bundle must come first: widgets.js and
+    practice/loader.js subscribe to its document$ when they run."""
+    blocking, out_of_order, pages = [], [], 0
+    for page in _pages(built_site):
+        tags = [tag for tag in LOADING_TAG.findall(page.read_text()) if tag.startswith("<script") and " src=" in tag]
+        if not tags:
+            continue
+        pages += 1
+        for tag in tags:
+            deferred = " defer" in tag or 'type="module"' in tag
+            if not deferred or 'fetchpriority="low"' not in tag:
+                blocking.append(f"{page.relative_to(built_site)}: {tag}")
+        sources = [re.search(r'\bsrc="([^"]*)"', tag).group(1) for tag in tags]
+        bundle = [i for i, src in enumerate(sources) if "/javascripts/bundle." in src]
+        if bundle != [0]:
+            out_of_order.append(f"{page.relative_to(built_site)}: {sources[:3]}")
+    assert blocking == [] and out_of_order == []
+    assert pages > 20  # every page of the site loads the theme's bundle

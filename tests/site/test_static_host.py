@@ -46,3 +46,14 @@ def test_the_audit_reports_the_median_run():
     assert bench_lighthouse.median_run(runs) is runs[2]
     assert bench_lighthouse.median_run([report(0.9), report(0.5)])["categories"]["performance"]["score"] == 0.5
     assert bench_lighthouse.median_run([report(0.8)])["categories"]["performance"]["score"] == 0.8
+
+
+def test_the_audit_counts_the_runs_whose_first_paint_was_held():
+    import bench_lighthouse
+
+    def report(first_paint_ms):
+        return {"audits": {"metrics": {"details": {"items": [{"observedFirstContentfulPaint": first_paint_ms}]}}}}
+
+    # first paints as traced on LayerNorm: one drawn at once, two held to the next second
+    assert bench_lighthouse.held_first_paints([report(241), report(1259), report(2250)]) == 2
+    assert bench_lighthouse.held_first_paints([report(241), report(1000)]) == 0  # 1 s itself is not held
