@@ -133,3 +133,28 @@ def test_the_static_starter_takes_the_place_its_editor_will(browser, site, viewp
     assert len(before) >= 2 and [b[0] for b in before] == [a[0] for a in after]
     for (name, width, height), (_, _, editor_height) in zip(before, after):
         assert abs(height - editor_height) <= 1, f"{name} at {viewport}: starter {height} px, editor {editor_height} px"
+
+
+HEADER_BOXES = """() => [...document.querySelectorAll('.md-header__inner > *')].map(el => {
+    const box = el.getBoundingClientRect();
+    return [el.className, Math.round(box.x), Math.round(box.width)];
+})"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
+def test_the_header_is_drawn_as_the_themes_script_will_leave_it(browser, site, viewport):
+    """The theme's script runs after the first paint (every script is deferred): what it shows in the header (the
+    search box, shown only with JavaScript) must already have its place when no script file has run yet, or the
+    palette toggle beside it moves sideways (a 0.0009 shift Build your GPT's test caught)."""
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    context.route("**/*.js", lambda route: route.abort())  # the page as its first paint finds it
+    page.goto(site.url + "layers/layernorm/")
+    before = page.evaluate(HEADER_BOXES)
+    context.unroute("**/*.js")
+    page.reload()
+    page.wait_for_function("window.document$ && document.querySelector('.md-search__form')")
+    page.evaluate(TWO_FRAMES)
+    after = page.evaluate(HEADER_BOXES)
+    context.close()
+    assert [box for box in before if box[2]] and before == after
