@@ -6,9 +6,10 @@ from browserbench import variants
 PAGE = """<head><link rel="stylesheet" href="../../assets/stylesheets/main.css">
 <link rel="stylesheet" href="../../assets/layerwise/widgets.css"></head>
 <body><div class="lw-widget"><td>1.2247</td></div>
-<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>
-<script src="../../assets/layerwise/engine-config.js"></script>
-<script type="module" src="../../assets/layerwise/widgets.js"></script></body>"""
+<script defer fetchpriority="low" src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>
+<script defer fetchpriority="low" src="../../assets/layerwise/engine-config.js"></script>
+<script defer fetchpriority="low" src="../../assets/layerwise/widgets.js" type="module"></script></body>"""
+BUNDLE_TAG = '<script defer fetchpriority="low" src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def test_without_widgets_keeps_the_prerendered_numbers_and_the_theme(site):
 
 def test_without_theme_js_drops_only_the_bundle(site):
     html = (site / variants.add_variant(site, "layers/layernorm/", "without-theme-js") / "index.html").read_text()
-    assert html == PAGE.replace('<script src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>', "")
+    assert html == PAGE.replace(BUNDLE_TAG, "")
 
 
 def test_a_variant_that_changes_nothing_stops_the_benchmark(site):

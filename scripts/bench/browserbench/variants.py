@@ -43,7 +43,7 @@ input.addEventListener("input", async () => {{
 }});
 </script>"""
 
-THEME_BUNDLE = re.compile(r'<script src="[^"]*/bundle\.[^"]*"></script>')
+THEME_BUNDLE = re.compile(r'<script[^>]*src="[^"]*/bundle\.[^"]*"[^>]*></script>')
 WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'  # classic or module
                            r'|<link[^>]*href="[^"]*assets/layerwise/[^"]*"[^>]*>')  # widgets.css, module preloads
 
