@@ -127,8 +127,8 @@ def held_first_paints(reports):
                for report in reports)
 
 
-def row(title, mobile_runs, desktop, errors):
-    mobile = median_run(mobile_runs)
+def row(title, mobile_runs, mobile, desktop, errors):
+    """The table's row for one page: ``mobile`` is the median of ``mobile_runs``, which give the held paints."""
     held = held_first_paints(mobile_runs)
     return [title, score(mobile, "performance"), audit(mobile, "total-blocking-time", "ms"),
             audit(mobile, "cumulative-layout-shift", ""), audit(mobile, "interactive", "s"),
@@ -180,7 +180,7 @@ def main():
             mobile = median_run(mobile_runs)
             desktop = median_run([lighthouse(url + path, desktop=True) for _ in range(args.runs)])
             errors = pa11y(url + path, config)
-            rows.append(row(title, mobile_runs, desktop, errors))
+            rows.append(row(title, mobile_runs, mobile, desktop, errors))
             if args.save:
                 save_reports(args.save, path or "home", mobile, desktop)
             details += [f"{title}: {line}" for line in failed_audits(mobile)]
