@@ -5,6 +5,12 @@ Lighthouse's CLS, which counts only the worst burst: a sum is stricter). A failu
 
 Also opened at a fragment, as a link from the Practice page or to an equation opens it: the browser scrolls to the
 target while the page is still being drawn, and the exercise on screen swaps its static starter for the editor."""
+import threading
+import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -158,3 +164,61 @@ def test_the_header_is_drawn_as_the_themes_script_will_leave_it(browser, site, v
     after = page.evaluate(HEADER_BOXES)
     context.close()
     assert [box for box in before if box[2]] and before == after
+
+
+class StallInTheHeader(SimpleHTTPRequestHandler):
+    """Serves the site; a page's HTML is sent in two parts, a second apart, cut just before the header's search box:
+    the stall a busy machine makes when the parser stops after the palette's inline scripts, made certain."""
+    CUT = '<label class="md-header__button md-icon" for="__search">'
+
+    def do_GET(self):
+        if not self.path.endswith("/"):
+            return super().do_GET()
+        html = (Path(self.directory) / self.path.lstrip("/") / "index.html").read_bytes()
+        head, rest = html.split(self.CUT.encode(), 1)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(head)
+        self.wfile.flush()
+        time.sleep(1)
+        self.wfile.write(self.CUT.encode() + rest)
+
+    def log_message(self, format, *args):
+        pass
+
+
+# Each frame until the page has loaded: how many header parts are there, and where the palette toggle is.
+RECORD_HEADER_FRAMES = """
+window.__headerFrames = [];
+const record = () => {
+  const toggle = document.querySelector('.md-header__option');
+  window.__headerFrames.push([document.querySelectorAll('.md-header__inner > *').length,
+                              toggle && Math.round(toggle.getBoundingClientRect().x)]);
+  if (document.readyState !== 'complete') requestAnimationFrame(record);
+};
+requestAnimationFrame(record);
+"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
+def test_no_frame_is_drawn_before_the_header_is_whole(browser, site, viewport):
+    """The HTML stalls after the palette toggle: no frame may be drawn with the toggle there but the search box not
+    yet, or the toggle moves sideways when it comes (what Build your GPT's zero-shift check caught on a busy machine).
+    An animation frame callback runs only for a frame the browser is about to draw."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(StallInTheHeader, directory=str(site.root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    page.add_init_script(RECORD_HEADER_FRAMES + RECORD_SHIFTS)
+    page.goto(f"http://127.0.0.1:{server.server_port}/layers/layernorm/", wait_until="load")
+    page.evaluate(TWO_FRAMES)
+    frames, shifts = page.evaluate("[window.__headerFrames, window.__layoutShifts]")
+    context.close()
+    server.shutdown()
+    server.server_close()
+    whole = frames[-1]
+    assert whole[0] >= 4 and whole[1] is not None
+    drawn = list(dict.fromkeys(map(tuple, frames)))
+    assert drawn == [tuple(whole)], f"frames drawn as (header parts, toggle x): {drawn}"
+    assert [shift for shift in shifts if any("md-header" in moved for moved in shift["moved"])] == []
