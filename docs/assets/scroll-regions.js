@@ -3,7 +3,10 @@
    data-scrolls, so its edge shows that more follows; one that fits loses both, so it costs no Tab press. The build writes tabindex="0", a role and a name on Layerwise's own blocks (they
    work without JavaScript); mkdocs-material's table wrappers, made by its own script, get the same here. */
 (() => {
-  const BOXES = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap";
+  // The theme gives a code block (pre > code) that scrolls a tab stop itself, but only once the block comes on screen
+  // (content.lazy in mkdocs.yml): until then the tab stop is ours, as for the boxes above.
+  const BOXES = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap, " +
+    ".md-typeset pre > code";
 
   // What a box needs, read without changing anything: "keep" (it has the focus: it keeps its tab stop until the
   // focus leaves it), "unmeasured", or whether it scrolls.
