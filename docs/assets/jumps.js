@@ -1,0 +1,69 @@
+/* A move within the page (a heading in the table of contents, a link to an equation or to a common mistake, Back and
+   Forward between them) is the browser's own, and lands where the page then stays.
+   - mkdocs-material's instant navigation took the first such move for a new page and fetched the page again
+     (overrides/main.html keeps the history's moves from it; a link that names where it opens is left alone by it).
+   - A block of the article never on screen yet is laid out at an estimated height (layerwise.css). The browser jumps
+     on the estimates, draws that frame, and only then renders the blocks in view at their true heights: what follows
+     the target moved down the screen (LayerNorm at 412 px: a layout shift of 0.07-0.11, the next heading thrown out
+     of view). So before the jump the blocks around the target, a screen's worth each way, are rendered once; each
+     keeps its true height from then on (contain-intrinsic-size: auto), and what the browser renders above the
+     view after the jump is kept still by its scroll anchoring.
+   tests/browser/test_in_page_links.py */
+(() => {
+  const BLOCK = ".md-content__inner > *";
+  const RENDER = "lw-render-now"; // layerwise.css: content-visibility: visible
+
+  // The target's block and a screen's worth of blocks on either side: what the view can hold once it is at the target
+  // (the blocks just above it too, under the header or when the target is near the end of the page).
+  function renderAround(target) {
+    const rendered = [];
+    const render = (block) => {
+      block.classList.add(RENDER);
+      rendered.push(block);
+      return block.offsetHeight; // lays this block out now, at its true height
+    };
+    const middle = target.closest(BLOCK);
+    let height = 0;
+    for (let block = middle; block && height < innerHeight; block = block.nextElementSibling) height += render(block);
+    height = 0;
+    for (let block = middle && middle.previousElementSibling; block && height < innerHeight;
+      block = block.previousElementSibling) height += render(block);
+    // A block's size is remembered once a frame has been rendered with it shown; after that it may skip again.
+    requestAnimationFrame(() => requestAnimationFrame(() => rendered.forEach((each) => each.classList.remove(RENDER))));
+  }
+
+  function targetOf(hash) {
+    return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+  }
+
+  // In the capture phase: before the link's own listeners, the theme's and the browser's jump.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("a[href*='#']");
+    if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    if (link.target && link.target !== "_self") return;
+    if (link.origin !== location.origin || link.pathname !== location.pathname || link.search !== location.search) return;
+    if (link.hash.startsWith("#__codelineno")) return; // the theme marks the code line and keeps the view
+    const target = targetOf(link.hash);
+    if (!target) return;
+    renderAround(target);
+    link.target = "_self"; // the theme's instant navigation leaves such a link to the browser
+    history.replaceState({ x: scrollX, y: scrollY }, ""); // Back returns here (the theme keeps places the same way)
+  }, true);
+
+  // Back or Forward within the page. The browser restores the place itself unless told not to: the theme tells it
+  // so once the reader has moved between pages (history.scrollRestoration), and then this does what the theme would.
+  window.Layerwise.movedWithinPage = (state) => {
+    if (history.scrollRestoration !== "manual") return;
+    if (state && Number.isFinite(state.y)) {
+      scrollTo(state.x || 0, state.y);
+      return;
+    }
+    const target = targetOf(location.hash);
+    if (!target) return;
+    renderAround(target);
+    target.scrollIntoView();
+  };
+  // The page shown changes when the theme has been told to go to another (it then changes the address, fetches the
+  // page and swaps it in).
+  if (window.location$) window.location$.subscribe((url) => { window.Layerwise.shownPath = url.pathname; });
+})();

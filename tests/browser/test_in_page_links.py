@@ -1,0 +1,86 @@
+"""A move within a layer page, as a reader makes it: a heading of the table of contents (the sidebar on a 1280 px
+screen, the menu's "Table of contents" on a 390 px phone), then Back and Forward (docs/assets/jumps.js).
+
+- The page is not fetched again and stays the same document (mkdocs-material's instant navigation took the first
+  such move for a new page and swapped the whole page in anew).
+- The jump lands where the page then stays: from the first frame at the target on, nothing in view moves. The blocks
+  there had never been rendered; the browser drew them at their estimated heights and moved what followed the
+  target a frame or two later.
+- Back returns to where the reader was, Forward to the target."""
+import pytest
+from browser_pages import wait_for_instant_navigation
+
+pytestmark = pytest.mark.browser
+
+PAGE = "layers/layernorm/"
+TARGETS = ["implementation", "common-mistakes", "practice"]  # far below the first screen: never rendered before
+VIEWPORTS = ["phone", "desktop"]  # conftest's watched_phone (390 px, touch), watched at 1280 px
+FRAMES = 120  # about two seconds
+# Every frame from before the click: the tops of the blocks of the article around the target's, as the frame will
+# draw them.
+RECORD_FRAMES = """([id, count]) => {
+  window.__frames = [];
+  const blocks = [...document.querySelector('.md-content__inner').children];
+  const at = blocks.indexOf(document.getElementById(id).closest('.md-content__inner > *'));
+  const record = () => {
+    window.__frames.push(Object.fromEntries(blocks.slice(Math.max(0, at - 6), at + 12)
+      .map((block) => [blocks.indexOf(block) - at, Math.round(block.getBoundingClientRect().top)])));
+    if (window.__frames.length < count) requestAnimationFrame(record);
+  };
+  requestAnimationFrame(record);
+}"""
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))"
+
+
+def follow_contents_link(page, viewport, target):
+    """Click (or tap, on the phone, after opening the menu and its table of contents) the contents' link."""
+    link = f".md-nav--secondary a[href$='#{target}']"
+    if viewport == "phone":
+        page.locator("label.md-header__button[for=__drawer]").tap()
+        page.locator("label.md-nav__link[for=__toc]").tap()
+        page.locator(f".md-sidebar--primary {link}").tap()
+    else:
+        page.locator(f".md-sidebar--secondary {link}").click()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_contents_link_lands_still_without_fetching_the_page_again(request, site, viewport, target):
+    watched = request.getfixturevalue("watched_phone" if viewport == "phone" else "watched")
+    page = watched.page
+    if viewport == "desktop":
+        page.set_viewport_size({"width": 1280, "height": 800})
+    height = page.viewport_size["height"]
+    page.goto(site.url + PAGE)
+    wait_for_instant_navigation(page)
+    page.evaluate("window.__article = document.querySelector('.md-content__inner')")
+    requests_before = len(watched.requests)
+
+    page.evaluate(RECORD_FRAMES, [target, FRAMES])
+    follow_contents_link(page, viewport, target)
+    page.wait_for_function(f"window.__frames.length === {FRAMES}")
+
+    assert page.evaluate("window.__article === document.querySelector('.md-content__inner')"), \
+        "the page was swapped for a new copy"
+    fetched = [url for url in watched.requests[requests_before:] if url.split("#")[0] == site.url + PAGE]
+    assert fetched == [], "the page was fetched again"
+    assert page.evaluate("location.hash") == f"#{target}"
+    assert not page.evaluate("document.getElementById('__drawer').checked"), "the menu stayed open"
+    frames = [{int(block): top for block, top in frame.items()} for frame in page.evaluate("window.__frames")]
+    landed = next(i for i, frame in enumerate(frames) if 0 <= frame[0] < height / 3)  # block 0: the target's
+    in_view = {block: top for block, top in frames[landed].items() if -height < top < height}
+    moved = [(i - landed, block, in_view[block], frame[block]) for i, frame in enumerate(frames[landed:], landed)
+             for block in in_view if abs(frame[block] - in_view[block]) > 1]
+    assert moved == [], "after the jump, blocks in view moved: (frames later, block from the target's, top, then)"
+    top = frames[-1][0]
+
+    page.go_back()
+    page.wait_for_function("location.hash === ''")
+    page.evaluate(TWO_FRAMES)
+    assert page.evaluate("scrollY") == 0, "Back did not return to the top, where the reader was"
+    page.go_forward()
+    page.wait_for_function("id => location.hash === '#' + id", arg=target)
+    page.evaluate(TWO_FRAMES)
+    assert abs(page.evaluate(f"document.getElementById('{target}').closest('.md-content__inner > *')"
+                             ".getBoundingClientRect().top") - top) <= 1, "Forward did not return to the target"
+    assert page.evaluate("window.__article === document.querySelector('.md-content__inner')")
