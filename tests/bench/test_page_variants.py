@@ -51,3 +51,29 @@ def test_the_bare_edit_page_sends_the_widgets_own_start_values(site):
     assert '<input class="lw-cell" value="1.5">' in html  # x's first cell, the one typed into
     assert 'const values = {"x": [[1.5, 2], [3, 4]], "gamma": [1, 1]}, kind = "layernorm", edited = "x";' in html
     assert '<script src="../../assets/layerwise/engine-config.js"></script>' in html
+
+
+def test_without_jumps_drops_the_pages_own_handling_of_moves_within_it(site):
+    head_script = """<script>{
+    document.documentElement.classList.add("lw-js");
+    // A move within the page (a link to a heading) is the browser's own.
+    // Kept from the theme.
+    addEventListener("popstate", (event) => {
+      if (location.pathname !== window.Layerwise.shownPath) return;
+      event.stopImmediatePropagation();
+    });
+    // A block far off screen skips rendering
+  }</script>"""
+    jumps = '<script defer fetchpriority="low" src="../../assets/jumps.js"></script>'
+    (site / "layers" / "layernorm" / "index.html").write_text(head_script + PAGE.replace("</body>", jumps + "</body>"))
+    html = (site / variants.add_variant(site, "layers/layernorm/", "without-jumps") / "index.html").read_text()
+    assert "popstate" not in html and "jumps.js" not in html
+    assert 'classList.add("lw-js");\n    // A block far off screen skips rendering' in html  # the rest of the script stays
+    assert html.endswith(PAGE)
+
+
+def test_a_variant_must_change_everything_it_names(site):
+    jumps = '<script defer fetchpriority="low" src="../../assets/jumps.js"></script>'
+    (site / "layers" / "layernorm" / "index.html").write_text(PAGE.replace("</body>", jumps + "</body>"))
+    with pytest.raises(ValueError, match="'without-jumps' of layers/layernorm/ changes nothing"):
+        variants.add_variant(site, "layers/layernorm/", "without-jumps")  # no popstate listener to remove

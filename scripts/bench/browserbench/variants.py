@@ -1,6 +1,6 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
-numbers stay); a bare page whose worker only loads Pyodide + NumPy; and a bare edit page: one cell, the site's own
+numbers stay), minus its own handling of moves within the page; a bare page whose worker only loads Pyodide + NumPy; and a bare edit page: one cell, the site's own
 engine client and worker and the same request as a widget, the answer written to one text node (the floor of
 edit -> updated DOM)."""
 import html
@@ -47,10 +47,16 @@ THEME_BUNDLE = re.compile(r'<script[^>]*src="[^"]*/bundle\.[^"]*"[^>]*></script>
 WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'  # classic or module
                            r'|<link[^>]*href="[^"]*assets/layerwise/[^"]*"[^>]*>')  # widgets.css, module preloads
 
+# The page's own handling of moves within it (overrides/main.html's popstate listener, docs/assets/jumps.js): without
+# them, mkdocs-material's instant navigation takes a same-page link as it did before
+WITHIN_PAGE_POPSTATE = re.compile(r'\n *// A move within the page .*?\n *\}\);\n', re.S)
+JUMPS = re.compile(r'<script[^>]*src="[^"]*assets/jumps\.js"[^>]*></script>')
+
 # name -> [(pattern, replacement)] applied to the page's HTML
 EDITS = {
     "without-theme-js": [(THEME_BUNDLE, "")],
     "without-widgets": [(WIDGET_ASSETS, "")],
+    "without-jumps": [(WITHIN_PAGE_POPSTATE, "\n"), (JUMPS, "")],
 }
 
 
@@ -82,12 +88,12 @@ def add_bare_edit_page(root, page_path, kind):
 def add_variant(root, page_path, name):
     """Write the page at ``page_path`` changed as ``name`` says; return the variant's site path. A variant that
     changes nothing would measure nothing: that stops the benchmark."""
-    html = (Path(root) / page_path / "index.html").read_text(encoding="utf-8")
-    changed = html
+    changed = (Path(root) / page_path / "index.html").read_text(encoding="utf-8")
     for pattern, replacement in EDITS[name]:
-        changed = pattern.sub(replacement, changed)
-    if changed == html:
-        raise ValueError(f"variant {name!r} of {page_path} changes nothing: the page's markup no longer matches it")
+        changed, count = pattern.subn(replacement, changed)
+        if not count:
+            raise ValueError(f"variant {name!r} of {page_path} changes nothing: the page's markup no longer matches "
+                             f"{pattern.pattern!r}")
     path = name + "/" + page_path.split("/", 1)[1]  # replaces the first folder: same depth, same relative URLs
     (Path(root) / path).mkdir(parents=True, exist_ok=True)
     (Path(root) / path / "index.html").write_text(changed, encoding="utf-8")
