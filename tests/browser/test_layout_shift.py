@@ -77,6 +77,28 @@ def test_a_page_opened_at_a_fragment_does_not_move_and_shows_the_target(watched,
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
+def test_a_page_opened_at_a_fragment_then_renders_only_near_the_screen_and_scrolls_up_still(watched, site, viewport):
+    """Drawn whole while it loads, the page then lets the blocks far off screen skip rendering again (an edit there
+    took half as long again with every block rendered), each kept at the height it was drawn at: the reader who
+    scrolls back up to the top, a screen at a time, sees nothing move."""
+    path = "layers/layernorm/#exercise-layernorm-backward"
+    page = open_recording_shifts(watched.page, site.url + path, viewport)
+    assert_still(page, site, f"{path} at {viewport}")
+    page.wait_for_function("!document.documentElement.classList.contains('lw-opened-mid-page')")
+    page.evaluate(TWO_FRAMES)
+    skipping = page.evaluate("[...document.querySelectorAll('.md-content__inner > *')].filter(Layerwise.notDrawn).length")
+    assert skipping > 10, f"only {skipping} blocks far off screen skip rendering"
+    page.mouse.move(VIEWPORTS[viewport]["width"] / 2, VIEWPORTS[viewport]["height"] / 2)
+    for _ in range(100):
+        if page.evaluate("scrollY") == 0:
+            break
+        page.mouse.wheel(0, -600)
+        page.evaluate(TWO_FRAMES)
+    assert page.evaluate("scrollY") == 0
+    assert_still(page, site, f"{path} at {viewport}, scrolled back to the top")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
 def test_a_page_reloaded_in_the_middle_does_not_move(watched, site, viewport):
     """A reader scrolls down LayerNorm past its widgets and reloads: the browser restores the offset, and the page,
     its widgets going live, must not move under it."""
