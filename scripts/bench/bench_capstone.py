@@ -13,10 +13,8 @@ the run (target < 50 ms).
 import argparse
 import json
 import os
-import socket
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,10 +22,7 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, "1")  # Pyodide's NumPy has one thread: compare like with like
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from layerwise_build.livewidgets.serve import start_server  # noqa: E402
-from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
-
-MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
+from browserbench.served import built_and_served  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -101,25 +96,15 @@ def main():
 
     variants = {"the engine's functions": {}, "the exercises' solutions": solutions()}
     cpython = {name: [] for name in variants}
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    site = f"http://127.0.0.1:{port}/"
     tab = {name: [] for name in variants}
-    with tempfile.TemporaryDirectory() as folder:
-        root = build_site(MKDOCS_YML, Path(folder) / "site", site, dist, strict=False)
-        server = start_server(root, port)
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-                for _ in range(args.runs):  # interleaved, so a load change on the machine hits all alike
-                    for name, sources in variants.items():
-                        cpython[name].append(cpython_steps_per_s(args.steps, sources))
-                        tab[name].append(tab_run(browser, site + PAGE, args.steps, sources))
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+    with built_and_served(dist) as (_, site):
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            for _ in range(args.runs):  # interleaved, so a load change on the machine hits all alike
+                for name, sources in variants.items():
+                    cpython[name].append(cpython_steps_per_s(args.steps, sources))
+                    tab[name].append(tab_run(browser, site + PAGE, args.steps, sources))
+            browser.close()
     print(f"Build your GPT, {args.steps} steps (batch 8, the engine's default model)")
     for name in variants:
         speeds = [run["speed"] for run in tab[name]]

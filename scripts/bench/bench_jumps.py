@@ -11,19 +11,14 @@ the click (sum, longest), and when the target was on screen with the five blocks
 """
 import argparse
 import os
-import socket
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browserbench import loads, variants  # noqa: E402
-from layerwise_build.livewidgets.serve import start_server  # noqa: E402
-from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
+from browserbench import loads, served, variants  # noqa: E402
 
-MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
 SITEMAP_READ = """{
   const parse = DOMParser.prototype.parseFromString;
   DOMParser.prototype.parseFromString = function (text, type) {
@@ -89,13 +84,7 @@ def main():
     if not dist:
         sys.exit("PYODIDE_DIST is not set: the benchmark needs a self-hosted Pyodide with NumPy (../shared/README.md)")
     from playwright.sync_api import sync_playwright
-    with tempfile.TemporaryDirectory(prefix="lw-bench-jumps-") as tmp, socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-        probe.close()
-        url = f"http://127.0.0.1:{port}/"
-        root = build_site(MKDOCS_YML, Path(tmp) / "site", url, dist, strict=False)
-        server = start_server(root, port)
+    with served.built_and_served(dist) as (root, url):
         pages = {"as built": args.page, "without-jumps": variants.add_variant(root, args.page, "without-jumps")}
         results = {name: [] for name in pages}
         with sync_playwright() as playwright:
@@ -105,7 +94,6 @@ def main():
                     results[name].append(follow(browser, url + pages[name], args.target))
                 print(f"  run {run + 1}/{args.runs} done", file=sys.stderr)
             browser.close()
-        server.shutdown()
     print(f"a click on the contents' link to #{args.target} of {args.page}, 1280 px, CPU 4x, {args.runs} runs each "
           "(min/median/max):")
     for name, rows in results.items():

@@ -18,7 +18,6 @@ page. The code is put in the editor through the editor's API here (the browser t
 import argparse
 import gzip
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,10 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from layerwise_build.livewidgets.serve import start_server  # noqa: E402
-from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
-
-MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
+from browserbench.served import built_and_served  # noqa: E402
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -141,70 +137,60 @@ def main():
     from engine.exercises import get
 
     exercise = get(args.exercise)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    site = f"http://127.0.0.1:{port}/"
-    with tempfile.TemporaryDirectory() as folder:
-        root = build_site(MKDOCS_YML, Path(folder) / "site", site, dist)
+    with built_and_served(dist, strict=True) as (root, site):
         page_path = next(p.parent.relative_to(root).as_posix() + "/" for p in sorted(root.rglob("index.html"))
                          if f'data-exercise="{args.exercise}"' in p.read_text(encoding="utf-8")
                          and p.parent.name != "practice")
         url = site + page_path
-        server = start_server(root, port)
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-                rows = practice_bytes(browser, url, root)
-                print(f"exercise page {page_path}, exercise {args.exercise}")
-                for name, raw, packed in rows:
-                    print(f"  {name:28s} {raw:>9,} bytes  {packed:>8,} gzip")
-                print(f"  {'practice adds in all':28s} {sum(r[1] for r in rows):>9,} bytes  "
-                      f"{sum(r[2] for r in rows):>8,} gzip")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            rows = practice_bytes(browser, url, root)
+            print(f"exercise page {page_path}, exercise {args.exercise}")
+            for name, raw, packed in rows:
+                print(f"  {name:28s} {raw:>9,} bytes  {packed:>8,} gzip")
+            print(f"  {'practice adds in all':28s} {sum(r[1] for r in rows):>9,} bytes  "
+                  f"{sum(r[2] for r in rows):>8,} gzip")
 
-                warm_up, first_run, memory = [], [], []
-                for _ in range(args.runs):
-                    with tempfile.TemporaryDirectory() as profile:
-                        context = playwright.chromium.launch_persistent_context(
-                            profile, executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-                        before = renderer_rss_mb(profile)  # about:blank
-                        context.pages[0].close()
-                        page = context.new_page()
-                        page.goto(url)
-                        page.wait_for_function("window.Layerwise && Layerwise.engine && Layerwise.engine.state === 'ready'",
-                                               timeout=120_000)
-                        widgets_only = renderer_rss_mb(profile)
-                        page.close()
-                        ms, page = reached(context, url, args.exercise)
-                        warm_up.append(ms)
-                        memory.append((before, widgets_only, renderer_rss_mb(profile)))
-                        ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
-                        check(status, "Passed", "first run after reaching the exercise")
-                        first_run.append(ms)
-                        context.close()
-
-                cold, recover, warm = [], [], []
-                for run in range(args.runs):
-                    context = browser.new_context()
-                    page = open_exercise(context, url, args.exercise)
+            warm_up, first_run, memory = [], [], []
+            for _ in range(args.runs):
+                with tempfile.TemporaryDirectory() as profile:
+                    context = playwright.chromium.launch_persistent_context(
+                        profile, executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                    before = renderer_rss_mb(profile)  # about:blank
+                    context.pages[0].close()
+                    page = context.new_page()
+                    page.goto(url)
+                    page.wait_for_function("window.Layerwise && Layerwise.engine && Layerwise.engine.state === 'ready'",
+                                           timeout=120_000)
+                    widgets_only = renderer_rss_mb(profile)
+                    page.close()
+                    ms, page = reached(context, url, args.exercise)
+                    warm_up.append(ms)
+                    memory.append((before, widgets_only, renderer_rss_mb(profile)))
                     ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
-                    check(status, "Passed", "cold run")
-                    cold.append(ms)
-                    if run == 0:
-                        for _ in range(args.warm_runs):
-                            ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
-                            warm.append(ms)
-                        check(status, "Passed", "warm run")
-                    _, status = timed_run(page, args.exercise, ENDLESS.format(function=exercise.FUNCTION))
-                    check(status, "Stopped after", "endless loop")
-                    ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
-                    check(status, "Passed", "run after the stop")
-                    recover.append(ms)
+                    check(status, "Passed", "first run after reaching the exercise")
+                    first_run.append(ms)
                     context.close()
-                browser.close()
-        finally:
-            server.shutdown()
-            server.server_close()
+
+            cold, recover, warm = [], [], []
+            for run in range(args.runs):
+                context = browser.new_context()
+                page = open_exercise(context, url, args.exercise)
+                ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                check(status, "Passed", "cold run")
+                cold.append(ms)
+                if run == 0:
+                    for _ in range(args.warm_runs):
+                        ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                        warm.append(ms)
+                    check(status, "Passed", "warm run")
+                _, status = timed_run(page, args.exercise, ENDLESS.format(function=exercise.FUNCTION))
+                check(status, "Stopped after", "endless loop")
+                ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
+                check(status, "Passed", "run after the stop")
+                recover.append(ms)
+                context.close()
+            browser.close()
     print(f"Run -> verdict, warm worker: p50 {percentile(warm, 50):.0f} ms, p95 {percentile(warm, 95):.0f} ms "
           f"(target p95 < 300 ms), max {max(warm):.0f} ms over {len(warm)} runs")
     print(f"Run -> verdict, cold (Run at once when the exercise reaches the screen): {spread(cold)}")

@@ -17,20 +17,15 @@ every ratio compares medians from the same run. Cold = a fresh on-disk profile; 
 import argparse
 import os
 import random
-import socket
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserbench import loads, variants  # noqa: E402
 from browserbench.edits import STEPS, type_edits  # noqa: E402
-from layerwise_build.livewidgets.serve import start_server  # noqa: E402
-from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
-
-MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
+from browserbench.served import built_and_served  # noqa: E402
 
 FULL = {"edits": 200, "navigations": 20}
 QUICK = {"runs": 1, "edits": 15, "navigations": 4}
@@ -230,13 +225,7 @@ def main():
     sizes = {**FULL, "runs": args.runs, **(QUICK if args.quick else {})}
 
     from playwright.sync_api import sync_playwright
-    with tempfile.TemporaryDirectory() as tmp, socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-        probe.close()
-        url = f"http://127.0.0.1:{port}/"
-        root = build_site(MKDOCS_YML, Path(tmp) / "site", url, dist, strict=False)
-        server = start_server(root, port)
+    with built_and_served(dist) as (root, url):
         widget_id = (root / args.page / "index.html").read_text().split('data-widget-id="', 1)[1].split('"', 1)[0]
         anchor = f"#widget-{widget_id}"  # the widget is on screen, so the engine starts as soon as the script runs
         jobs = [("bare", variants.add_bare_page(root), loads.BARE_READY, True),
@@ -254,8 +243,6 @@ def main():
             report_loads(rounds, args.page)
             measure_edits(playwright, url, root, sizes["edits"])
             measure_navigation(playwright, url, [args.page, args.second_page], sizes["navigations"])
-        server.shutdown()
-        server.server_close()
 
 
 if __name__ == "__main__":

@@ -9,20 +9,16 @@ is ready) and of edits typed into its first widget, summarised by main-thread ph
 The saved trace opens in Chrome's DevTools (Performance panel) or https://ui.perfetto.dev.
 """
 import argparse
+import contextlib
 import os
-import socket
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserbench import loads, trace  # noqa: E402
 from browserbench.edits import type_edits  # noqa: E402
-from layerwise_build.livewidgets.serve import start_server  # noqa: E402
-from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
-
-MKDOCS_YML = Path(__file__).resolve().parents[2] / "mkdocs.yml"
+from browserbench.served import built_and_served, served  # noqa: E402
 
 
 def trace_load_and_edits(playwright, url, edits, save_to=None):
@@ -58,19 +54,15 @@ def main():
         sys.exit("PYODIDE_DIST is not set: the trace needs a self-hosted Pyodide with NumPy (../shared/README.md)")
 
     from playwright.sync_api import sync_playwright
-    with tempfile.TemporaryDirectory() as tmp, socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-        probe.close()
-        url = f"http://127.0.0.1:{port}/"
-        root = Path(args.site) if args.site else build_site(MKDOCS_YML, Path(tmp) / "site", url, dist, strict=False)
-        server = start_server(root, port)
+    with contextlib.ExitStack() as stack:
+        if args.site:
+            root, url = Path(args.site), stack.enter_context(served(args.site))
+        else:
+            root, url = stack.enter_context(built_and_served(dist))
         widget_id = (root / args.page / "index.html").read_text().split('data-widget-id="', 1)[1].split('"', 1)[0]
         with sync_playwright() as playwright:
             lines = trace_load_and_edits(playwright, f"{url}{args.page}#widget-{widget_id}", args.edits, args.save)
         print("\n".join(lines))
-        server.shutdown()
-        server.server_close()
 
 
 if __name__ == "__main__":
