@@ -6,7 +6,9 @@ screen, the menu's "Table of contents" on a 390 px phone), then Back and Forward
 - The jump lands where the page then stays: from the first frame at the target on, nothing in view moves. The blocks
   there had never been rendered; the browser drew them at their estimated heights and moved what followed the
   target a frame or two later.
-- Back returns to where the reader was, Forward to the target."""
+- Back returns to where the reader was, Forward to the target.
+- Once the page has settled, a far move that is not a link's (the scrollbar, find in page, a script) lands still
+  too: every block has been drawn once in idle time, and the page has its true length."""
 import pytest
 from browser_pages import wait_for_instant_navigation
 
@@ -84,3 +86,33 @@ def test_a_contents_link_lands_still_without_fetching_the_page_again(request, si
     assert abs(page.evaluate(f"document.getElementById('{target}').closest('.md-content__inner > *')"
                              ".getBoundingClientRect().top") - top) <= 1, "Forward did not return to the target"
     assert page.evaluate("window.__article === document.querySelector('.md-content__inner')")
+
+
+# Every block laid out at its true height: with all of them drawn, the page is as long as it was. They are drawn as
+# jumps.js draws a block ahead of a jump (lw-render-now), with the containment of a block content-visibility: auto
+# renders, within which a block's margins stay (without it, a code block's collapse out of it).
+TRUE_LENGTH = """() => {
+  const before = document.documentElement.scrollHeight;
+  document.querySelectorAll('.md-content__inner > *').forEach((block) => block.classList.add('lw-render-now'));
+  return [before, document.documentElement.scrollHeight];
+}"""
+SHIFTS = """() => { window.__shifts = [];
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => window.__shifts.push(e.value)))
+    .observe({ type: 'layout-shift' }); }"""
+
+
+def test_once_settled_the_page_has_its_true_length_and_any_far_move_lands_still(watched_phone, site):
+    """The scrollbar, find in page, Tab to a far link or a script's scrollIntoView move without a link's click: after
+    the page has settled, its blocks never drawn are drawn in idle time and keep their true heights, so the page has
+    its true length and such a move lands on true heights (a jump to LayerNorm's widget, 412 px: a shift of 0.15
+    before, the blocks after the widget thrown down the screen as they were first drawn)."""
+    page = watched_phone.page
+    page.goto(site.url + PAGE)
+    page.wait_for_function("window.Layerwise && Layerwise.measuredPage === location.pathname", timeout=90_000)
+    page.evaluate(SHIFTS)
+    page.evaluate("document.querySelectorAll('.lw-widget')[0].scrollIntoView()")
+    for _ in range(30):
+        page.evaluate(TWO_FRAMES)
+    assert page.evaluate("window.__shifts") == [], "a jump to the widget moved what was in view"
+    before, true = page.evaluate(TRUE_LENGTH)
+    assert abs(before - true) <= 2, f"the page was {before} px long, {true} px with every block drawn"
