@@ -67,9 +67,14 @@
   // estimates too, and the page's length changes under the reader as blocks are first drawn. So once the page has
   // settled (loaded, and its engine ready or failed), the blocks never drawn are drawn in idle time, a slice at a time,
   // each keeping its true height from then on: the page reaches its true length, and such a move lands where it aims.
-  const SLICE_MS = 8; // 32 ms on a phone four times slower: under a long task's 50 (one large block can take more)
+  const SLICE_MS = 8; // 32 ms on a phone four times slower: under a long task's 50
+  // A block is drawn at ~0.02-0.035 ms an element here (a widget's block ~800 elements: 17 ms; the trained model's
+  // attention map, 4,500: 150 ms, a long task even unthrottled); a block larger than this is left to be drawn when
+  // the reader reaches it.
+  const MAX_ELEMENTS = 1000;
   function measureWhenIdle(article) {
-    const waiting = [...article.children].filter((block) => !window.Layerwise.everDrawn(block));
+    const waiting = [...article.children].filter((block) => !window.Layerwise.everDrawn(block)
+      && block.getElementsByTagName("*").length <= MAX_ELEMENTS);
     const slice = (deadline) => {
       if (!article.isConnected) return; // the theme swapped another page in
       const stop = performance.now() + Math.min(SLICE_MS, deadline.timeRemaining());
