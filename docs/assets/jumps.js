@@ -81,6 +81,12 @@
       const rendered = [];
       while (waiting.length && performance.now() < stop) {
         const block = waiting.shift();
+        // Shown by other means (printed, or a script's style): drawn whole already, and the containment RENDER adds
+        // would change a block that content-visibility no longer contains.
+        if (getComputedStyle(block).contentVisibility !== "auto") continue;
+        // Above the view, a block's new height moves the view (the browser's scroll anchoring keeps what is shown
+        // still), and the theme takes that for the reader scrolling up: its "Back to top" button came up by itself.
+        if (block.getBoundingClientRect().bottom <= 0) continue;
         block.classList.add(RENDER);
         rendered.push(block);
         block.offsetHeight; // lays the block out here, in idle time, not in the next frame
