@@ -13,23 +13,31 @@
   const BLOCK = ".md-content__inner > *";
   const RENDER = "lw-render-now"; // layerwise.css: content-visibility: visible
 
+  // Shows `block` and lays it out now, at its true height (returned); `rendered` collects it for letGo.
+  function renderNow(block, rendered) {
+    block.classList.add(RENDER);
+    window.Layerwise.shownByScript(block);
+    rendered.push(block);
+    return block.offsetHeight;
+  }
+  // A block's size is remembered once a frame has been rendered with it shown; after that it may skip again.
+  function letGo(rendered) {
+    requestAnimationFrame(() => requestAnimationFrame(() => rendered.forEach((each) => each.classList.remove(RENDER))));
+  }
+
   // The target's block and a screen's worth of blocks on either side: what the view can hold once it is at the target
   // (the blocks just above it too, under the header or when the target is near the end of the page).
   function renderAround(target) {
     const rendered = [];
-    const render = (block) => {
-      block.classList.add(RENDER);
-      rendered.push(block);
-      return block.offsetHeight; // lays this block out now, at its true height
-    };
     const middle = target.closest(BLOCK);
     let height = 0;
-    for (let block = middle; block && height < innerHeight; block = block.nextElementSibling) height += render(block);
+    for (let block = middle; block && height < innerHeight; block = block.nextElementSibling) {
+      height += renderNow(block, rendered);
+    }
     height = 0;
     for (let block = middle && middle.previousElementSibling; block && height < innerHeight;
-      block = block.previousElementSibling) height += render(block);
-    // A block's size is remembered once a frame has been rendered with it shown; after that it may skip again.
-    requestAnimationFrame(() => requestAnimationFrame(() => rendered.forEach((each) => each.classList.remove(RENDER))));
+      block = block.previousElementSibling) height += renderNow(block, rendered);
+    letGo(rendered);
   }
 
   function targetOf(hash) {
@@ -87,11 +95,9 @@
         // Above the view, a block's new height moves the view (the browser's scroll anchoring keeps what is shown
         // still), and the theme takes that for the reader scrolling up: its "Back to top" button came up by itself.
         if (block.getBoundingClientRect().bottom <= 0) continue;
-        block.classList.add(RENDER);
-        rendered.push(block);
-        block.offsetHeight; // lays the block out here, in idle time, not in the next frame
+        renderNow(block, rendered); // laid out here, in idle time, not in the next frame
       }
-      requestAnimationFrame(() => requestAnimationFrame(() => rendered.forEach((each) => each.classList.remove(RENDER))));
+      letGo(rendered);
       if (waiting.length) requestIdleCallback(slice);
       else window.Layerwise.measuredPage = location.pathname; // for the tests
     };

@@ -8,6 +8,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def two_frames(page):
+    """Wait until the page has rendered two more frames: what a script does "before the next paint" (a
+    requestAnimationFrame callback, a ResizeObserver's, a content-visibility state change) has then been done, however
+    slow the machine is (a fixed wait is not: a busy 2-core machine can take longer than it for one frame)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))")
+
+
 def open_without_engine(watched, site, kind):
     """Open the first page showing a ``kind`` widget with the worker blocked (cell validation needs no engine), or
     skip; returns the page's path."""

@@ -10,7 +10,7 @@ screen, the menu's "Table of contents" on a 390 px phone), then Back and Forward
 - Once the page has settled, a far move that is not a link's (the scrollbar, find in page, a script) lands still
   too: every block has been drawn once in idle time, and the page has its true length."""
 import pytest
-from browser_pages import wait_for_instant_navigation
+from browser_pages import two_frames, wait_for_instant_navigation
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,6 @@ RECORD_FRAMES = """([id, count]) => {
   };
   requestAnimationFrame(record);
 }"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))"
 
 
 def follow_contents_link(page, viewport, target):
@@ -78,11 +77,11 @@ def test_a_contents_link_lands_still_without_fetching_the_page_again(request, si
 
     page.go_back()
     page.wait_for_function("location.hash === ''")
-    page.evaluate(TWO_FRAMES)
+    two_frames(page)
     assert page.evaluate("scrollY") == 0, "Back did not return to the top, where the reader was"
     page.go_forward()
     page.wait_for_function("id => location.hash === '#' + id", arg=target)
-    page.evaluate(TWO_FRAMES)
+    two_frames(page)
     assert abs(page.evaluate(f"document.getElementById('{target}').closest('.md-content__inner > *')"
                              ".getBoundingClientRect().top") - top) <= 1, "Forward did not return to the target"
     assert page.evaluate("window.__article === document.querySelector('.md-content__inner')")
@@ -112,7 +111,7 @@ def test_once_settled_the_page_has_its_true_length_and_any_far_move_lands_still(
     page.evaluate(SHIFTS)
     page.evaluate("document.querySelectorAll('.lw-widget')[0].scrollIntoView()")
     for _ in range(30):
-        page.evaluate(TWO_FRAMES)
+        two_frames(page)
     assert page.evaluate("window.__shifts") == [], "a jump to the widget moved what was in view"
     before, true = page.evaluate(TRUE_LENGTH)
     assert abs(before - true) <= 2, f"the page was {before} px long, {true} px with every block drawn"

@@ -2,7 +2,7 @@
 phone (four input columns fit; a wider matrix says that it scrolls). Layout needs no engine, so it is kept from
 loading."""
 import pytest
-from browser_pages import open_without_engine, wait_for_engine
+from browser_pages import open_without_engine, two_frames, wait_for_engine
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +86,7 @@ def test_four_input_columns_fit_a_phone_and_a_wider_matrix_says_it_scrolls(watch
     page.set_viewport_size(PHONE)
     open_without_engine(watched, site, kind)
     widget = page.locator(f'.lw-widget[data-kind="{kind}"]').first
-    page.wait_for_timeout(100)  # the scroll marks are set before the next paint
+    two_frames(page)  # the scroll marks are set before the next paint
     inputs = widget.evaluate(WIDTHS)
     four = [f for f in inputs if f["columns"] == 4]
     assert four, inputs
@@ -98,7 +98,7 @@ def test_four_input_columns_fit_a_phone_and_a_wider_matrix_says_it_scrolls(watch
     add = widget.locator(f'.lw-input[data-name="{name}"] button', has_text="+ column")
     while add.count() and add.is_enabled():
         add.click()
-    page.wait_for_timeout(100)
+    two_frames(page)
     grown = next(f for f in widget.evaluate(WIDTHS) if f["name"] == name)
     assert grown["columns"] == 8 and grown["overflow"] > 0  # eight columns cannot fit 375 px
     assert grown["scrolls"] and "scrolls sideways" in grown["cue"], grown

@@ -12,6 +12,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from browser_pages import two_frames
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +50,6 @@ EDITORS_NEAR_THE_VIEW_MADE = """() => [...document.querySelectorAll('.lw-exercis
     const box = el.getBoundingClientRect();
     return box.bottom < -innerHeight || box.top > 2 * innerHeight || el.querySelector('.cm-editor');
 })"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))"
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=list(VIEWPORTS))
@@ -85,7 +85,7 @@ def test_a_page_opened_at_a_fragment_then_renders_only_near_the_screen_and_scrol
     page = open_recording_shifts(watched.page, site.url + path, viewport)
     assert_still(page, site, f"{path} at {viewport}")
     page.wait_for_function("!document.documentElement.classList.contains('lw-opened-mid-page')")
-    page.evaluate(TWO_FRAMES)
+    two_frames(page)
     skipping = page.evaluate("[...document.querySelectorAll('.md-content__inner > *')].filter(Layerwise.notDrawn).length")
     assert skipping > 10, f"only {skipping} blocks far off screen skip rendering"
     page.mouse.move(VIEWPORTS[viewport]["width"] / 2, VIEWPORTS[viewport]["height"] / 2)
@@ -93,7 +93,7 @@ def test_a_page_opened_at_a_fragment_then_renders_only_near_the_screen_and_scrol
         if page.evaluate("scrollY") == 0:
             break
         page.mouse.wheel(0, -600)
-        page.evaluate(TWO_FRAMES)
+        two_frames(page)
     assert page.evaluate("scrollY") == 0
     assert_still(page, site, f"{path} at {viewport}, scrolled back to the top")
 
@@ -108,7 +108,7 @@ def test_a_page_reloaded_in_the_middle_does_not_move(watched, site, viewport):
     page.mouse.move(VIEWPORTS[viewport]["width"] / 2, VIEWPORTS[viewport]["height"] / 2)
     for _ in range(15):  # a reader's scroll, a screen at a time: each block is drawn on the way
         page.mouse.wheel(0, 600)
-        page.evaluate(TWO_FRAMES)
+        two_frames(page)
     offset = page.evaluate("scrollY")
     page.reload()
     assert_still(page, site, f"{path} reloaded at {offset} px at {viewport}")
@@ -125,7 +125,7 @@ def open_recording_shifts(page, url, viewport):
 def assert_still(page, site, where):
     """Wait until the page is settled, then fail if what Chromium reported as moving adds up to more than MAX_CLS."""
     page.wait_for_function(SETTLED, arg="ready" if site.live else "failed", timeout=90_000)
-    page.evaluate(TWO_FRAMES)  # shifts are reported after the frame that made them
+    two_frames(page)  # shifts are reported after the frame that made them
     shifts = [s for s in page.evaluate("window.__layoutShifts") if not s["input"]]
     total = sum(s["value"] for s in shifts)
     listing = "\n".join(f"{s['value']:.4f} at {s['at']} ms: " + "; ".join(s["moved"]) for s in shifts)
@@ -182,7 +182,7 @@ def test_the_header_is_drawn_as_the_themes_script_will_leave_it(browser, site, v
     context.unroute("**/*.js")
     page.reload()
     page.wait_for_function("window.document$ && document.querySelector('.md-search__form')")
-    page.evaluate(TWO_FRAMES)
+    two_frames(page)
     after = page.evaluate(HEADER_BOXES)
     context.close()
     assert [box for box in before if box[2]] and before == after
@@ -234,7 +234,7 @@ def test_no_frame_is_drawn_before_the_header_is_whole(browser, site, viewport):
     page = context.new_page()
     page.add_init_script(RECORD_HEADER_FRAMES + RECORD_SHIFTS)
     page.goto(f"http://127.0.0.1:{server.server_port}/layers/layernorm/", wait_until="load")
-    page.evaluate(TWO_FRAMES)
+    two_frames(page)
     frames, shifts = page.evaluate("[window.__headerFrames, window.__layoutShifts]")
     context.close()
     server.shutdown()
