@@ -5,14 +5,12 @@ Lighthouse's CLS, which counts only the worst burst: a sum is stricter). A failu
 
 Also opened at a fragment, as a link from the Practice page or to an equation opens it: the browser scrolls to the
 target while the page is still being drawn, and the exercise on screen swaps its static starter for the editor."""
-import threading
 import time
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from browser_pages import two_frames
+from layerwise_build.livewidgets.serve import SiteHandler, start_server
 
 pytestmark = pytest.mark.browser
 
@@ -188,7 +186,7 @@ def test_the_header_is_drawn_as_the_themes_script_will_leave_it(browser, site, v
     assert [box for box in before if box[2]] and before == after
 
 
-class StallInTheHeader(SimpleHTTPRequestHandler):
+class StallInTheHeader(SiteHandler):
     """Serves the site; a page's HTML is sent in two parts, a second apart, cut just before the header's search box:
     the stall a busy machine makes when the parser stops after the palette's inline scripts, made certain."""
     CUT = '<label class="md-header__button md-icon" for="__search">'
@@ -205,9 +203,6 @@ class StallInTheHeader(SimpleHTTPRequestHandler):
         self.wfile.flush()
         time.sleep(1)
         self.wfile.write(self.CUT.encode() + rest)
-
-    def log_message(self, format, *args):
-        pass
 
 
 # Each frame until the page has loaded: how many header parts are there, and where the palette toggle is.
@@ -228,8 +223,7 @@ def test_no_frame_is_drawn_before_the_header_is_whole(browser, site, viewport):
     """The HTML stalls after the palette toggle: no frame may be drawn with the toggle there but the search box not
     yet, or the toggle moves sideways when it comes (what Build your GPT's zero-shift check caught on a busy machine).
     An animation frame callback runs only for a frame the browser is about to draw."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(StallInTheHeader, directory=str(site.root)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = start_server(site.root, handler=StallInTheHeader)
     context = browser.new_context(viewport=VIEWPORTS[viewport])
     page = context.new_page()
     page.add_init_script(RECORD_HEADER_FRAMES + RECORD_SHIFTS)

@@ -3,20 +3,17 @@ gzip for text and for wasm (when the request accepts it), a cache lifetime (``Ca
 the MIME types Pyodide needs (livewidgets.serve's: a wrong ``.wasm`` type makes ``loadPyodide`` hang). Without
 compression Lighthouse's mobile score drops by ~0.3 for a reason no real host has.
 """
-import functools
 import gzip
 import io
 import os
-import threading
-from http.server import ThreadingHTTPServer
 
-from layerwise_build.livewidgets.serve import _Handler
+from layerwise_build.livewidgets.serve import SiteHandler, start_server
 
 COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "application/wasm", "image/svg+xml")
 MAX_AGE = 600
 
 
-class _StaticHostHandler(_Handler):
+class _StaticHostHandler(SiteHandler):
     gzipped = {}  # (path, mtime) -> bytes, shared by the server's threads (same bytes whoever writes them)
 
     def end_headers(self):
@@ -48,7 +45,4 @@ class _StaticHostHandler(_Handler):
 
 def start_static_host(directory, port=0):
     """Serve ``directory`` in a daemon thread; returns the server (``.server_port``, ``.shutdown()``)."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(_StaticHostHandler, directory=str(directory)))
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+    return start_server(directory, port, handler=_StaticHostHandler)
