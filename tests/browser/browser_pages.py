@@ -8,6 +8,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def reports_memory(gb):
+    """An init script making navigator.deviceMemory (Chromium's steps, up to 8 GB) say ``gb``: with 8 the practice
+    worker starts as soon as the widgets' engine is ready (widgets/practice/page.js). Test pages report 4, a phone's,
+    unless a test says otherwise, so that worker starts only when a test brings an exercise near the screen."""
+    return f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{get: () => {gb}, configurable: true}});"
+
+
 def two_frames(page):
     """Wait until the page has rendered two more frames: what a script does "before the next paint" (a
     requestAnimationFrame callback, a ResizeObserver's, a content-visibility state change) has then been done, however

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from browser_pages import scroll_to_and_click, wait_for_engine
+from browser_pages import reports_memory, scroll_to_and_click, wait_for_engine
 from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
 
 from engine.examples import run
@@ -52,6 +52,7 @@ def test_without_javascript_the_statement_starter_and_note_are_there(browser, si
 
 
 def test_the_editor_and_the_practice_worker_load_only_when_an_exercise_nears_the_screen(watched, site):
+    watched.context.add_init_script(reports_memory(4))  # a phone
     page = watched.page
     page.goto(site.url)  # the home page: no exercise, no knowledge check
     page.wait_for_load_state("networkidle")
@@ -62,11 +63,26 @@ def test_the_editor_and_the_practice_worker_load_only_when_an_exercise_nears_the
     page.wait_for_function(PRACTICE_SET_UP)
     wait_for_engine(page)  # the widgets' engine has loaded (or failed): what the practice worker waits for
     page.wait_for_load_state("networkidle")
+    page.evaluate("() => new Promise(r => requestIdleCallback(() => r(), {timeout: 2000}))")  # when it would start
     assert not requested(watched, "codemirror.bundle.js"), "the editor was loaded with the page"
     assert page.locator(".lw-exercise .cm-content").count() == 0
     assert page.evaluate("Layerwise.practice.engine.starts") == 0, "the practice worker started on page load"
     exercise = open_exercise(page, site, EXERCISE)  # scrolled to, as a reader gets there
     page.wait_for_function("Layerwise.practice.engine.starts === 1")
+    assert requested(watched, "practice/worker.js")
+
+
+def test_with_memory_to_spare_the_practice_worker_starts_after_the_widgets_engine_wherever_the_reader_is(
+        watched, live):
+    site = live
+    watched.context.add_init_script(reports_memory(8))
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE))  # at the top of the page, the exercises far below
+    page.wait_for_function(PRACTICE_SET_UP)
+    page.wait_for_function("Layerwise.practice.engine.starts === 1")
+    assert page.evaluate("Layerwise.engine.state") == "ready", "it started before the widgets' engine"
+    assert page.evaluate("scrollY") == 0
+    assert page.locator(".lw-exercise .cm-content").count() == 0, "the editor is still made only when needed"
     assert requested(watched, "practice/worker.js")
 
 

@@ -21,6 +21,7 @@ export function initPage() {
     return new Exercise(el, update);
   });
   mountWhenNeeded(exercises);
+  if (exercises.length && plentyOfMemory()) afterTheWidgetsEngine(() => widgetsEngineFailed() || whenIdle(warmUp));
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
   update();
   const capstone = document.querySelector(".lw-capstone"); // "Build your GPT": its module only on its page
@@ -29,9 +30,9 @@ export function initPage() {
 
 /* Each editor is made when it is needed, so a page load evaluates no CodeMirror (~1 s of a phone's main thread):
  * at once when the learner clicks, focuses or types in the static starter code (then the editor takes the focus),
- * or in idle time once the exercise comes within a screen of the view, which also starts the practice worker. The observer is made here, after
- * document$ has delivered the new page (instant navigation), and an exercise already on screen is reported by
- * its first observation. */
+ * or in idle time once the exercise comes within a screen of the view, which also starts the practice worker (if
+ * plentyOfMemory has not already). The observer is made here, after document$ has delivered the new page (instant
+ * navigation), and an exercise already on screen is reported by its first observation. */
 let observer = null;
 function mountWhenNeeded(list) {
   if (observer) observer.disconnect();
@@ -67,15 +68,33 @@ function mount(exercise, code, focus) {
 }
 
 /* The practice worker starts when an exercise nears the screen, so the first Run finds it ready; but after the
- * widgets' engine (worker.js) has loaded, whose start it would slow down on a 2-core phone. No widgets: at once. */
+ * widgets' engine (worker.js) has loaded, whose start it would slow down on a 2-core phone (on a page with widgets
+ * that engine is still idle until the page's first paint). No widgets: at once. */
 function afterTheWidgetsEngine(task) {
   const widgets = window.Layerwise && window.Layerwise.engine;
-  if (!widgets || widgets.state !== "loading") return task();
+  const settled = (state) => state === "ready" || state === "failed";
+  if (!widgets || !document.querySelector(".lw-widget") || settled(widgets.state)) return task();
   document.addEventListener("layerwise:engine", function waiting(event) {
-    if (event.detail.state === "loading") return;
+    if (!settled(event.detail.state)) return;
     document.removeEventListener("layerwise:engine", waiting);
     task();
   });
+}
+
+/* With memory to spare the practice worker (~100 MB) starts once the widgets' engine is ready and the page is idle,
+ * wherever the reader is, so a jump straight to an exercise (the table of contents, the Practice page's list) finds
+ * it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a phone it starts only when an
+ * exercise nears the screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory in
+ * steps up to 8 GB; other browsers do not report it. */
+const PLENTY_OF_MEMORY_GB = 8;
+function plentyOfMemory() {
+  return (navigator.deviceMemory || 0) >= PLENTY_OF_MEMORY_GB;
+}
+
+/* The same runtime and NumPy would fail the practice worker too: it then starts only when the learner asks. */
+function widgetsEngineFailed() {
+  const widgets = window.Layerwise && window.Layerwise.engine;
+  return Boolean(widgets && widgets.state === "failed");
 }
 
 const whenIdle = window.requestIdleCallback ? (task) => requestIdleCallback(task, { timeout: 2000 })
