@@ -7,9 +7,9 @@ engine-client.js that the page fetched before any run; raw and gzip); Run -> ver
 worker (p50/p95 over --warm-runs runs; target p95 < 300 ms for a forward exercise) and for a cold one (a fresh
 page: the worker starts with the run); the time to recover after a killed run (an endless loop stopped at the run
 limit, then the next run's verdict, which starts a fresh worker); a reader who scrolls from the top of the page
-(widgets live) to the exercise: when the practice worker is ready after that scroll (it starts as the exercise
-nears the screen, or once the widgets are live where navigator.deviceMemory says 8 GB: --device-memory) and the
-first Run -> verdict then (target <= 500 ms), with the tab's renderer memory (RSS, the
+(widgets live, then --reading-ms more) to the exercise: when the practice worker is ready after that jump (it
+starts as the exercise nears the screen, or once the widgets are live where navigator.deviceMemory says 8 GB:
+--device-memory) and the first Run -> verdict then (target <= 500 ms), with the tab's renderer memory (RSS, the
 page and its workers) before, with the widgets' engine, and with the practice worker too. Cold, reached and recovery
 are min/median/max of --runs (fresh profiles for "reached").
 
@@ -62,16 +62,21 @@ def open_exercise(context, url, exercise_id):
     return page
 
 
-def reached(context, url, exercise_id):
-    """A reader at the top of the page until the widgets are live, who then scrolls to the exercise: (ms from the
-    scroll until the practice worker is ready, page). The worker starts when the exercise nears the screen."""
+def reached(context, url, exercise_id, reading_ms=0):
+    """A reader at the top of the page until the widgets are live, who reads there ``reading_ms`` more, then jumps to
+    the exercise: (ms from the jump until the practice worker and the exercise's editor are ready, page). The worker
+    starts when the exercise nears the screen, or earlier with memory to spare."""
     page = context.new_page()
     page.goto(url)
     page.wait_for_function("window.Layerwise && Layerwise.engine && Layerwise.engine.state === 'ready'"
                            " && Layerwise.practice", timeout=120_000)
+    page.wait_for_timeout(reading_ms)
     page.evaluate("window.__reachedAt = performance.now()")
     page.locator(f"#exercise-{exercise_id}").scroll_into_view_if_needed()
-    page.wait_for_function("Layerwise.practice.engine.state === 'ready'", timeout=120_000)
+    # ready for a Run: the worker (which may have started before the jump) and the exercise's editor (made then)
+    page.wait_for_function("id => Layerwise.practice.engine.state === 'ready'"
+                           " && Layerwise.practice.exercises().some(e => e.id === id && e.editor)",
+                           arg=exercise_id, timeout=120_000)
     return page.evaluate("performance.now() - window.__reachedAt"), page
 
 
@@ -132,6 +137,8 @@ def main():
     parser.add_argument("--device-memory", type=int, choices=(1, 2, 4, 8),
                         help="GB navigator.deviceMemory reports in the 'reached' runs (the practice worker starts "
                              "ahead of the reader with 8: widgets/practice/page.js); default: what Chromium says here")
+    parser.add_argument("--reading-ms", type=int, default=0,
+                        help="in the 'reached' runs, how long the reader stays at the top once the widgets are live")
     args = parser.parse_args()
     dist = os.environ.get("PYODIDE_DIST")
     if not dist:
@@ -171,7 +178,7 @@ def main():
                                            timeout=120_000)
                     widgets_only = renderer_rss_mb(profile)
                     page.close()
-                    ms, page = reached(context, url, args.exercise)
+                    ms, page = reached(context, url, args.exercise, args.reading_ms)
                     warm_up.append(ms)
                     memory.append((before, widgets_only, renderer_rss_mb(profile)))
                     ms, status = timed_run(page, args.exercise, exercise.SOLUTION)
@@ -202,7 +209,8 @@ def main():
           f"(target p95 < 300 ms), max {max(warm):.0f} ms over {len(warm)} runs")
     print(f"Run -> verdict, cold (Run at once when the exercise reaches the screen): {spread(cold)}")
     memory_said = f"{args.device_memory} GB" if args.device_memory else "Chromium's own"
-    print(f"reader scrolls from the top (widgets live, navigator.deviceMemory {memory_said}) to the exercise: "
+    print(f"reader at the top until the widgets are live, reads {args.reading_ms} ms, jumps to the exercise "
+          f"(navigator.deviceMemory {memory_said}): "
           f"practice worker ready "
           f"{spread(warm_up)} after the scroll; then the first Run -> verdict {spread(first_run)} (target <= 500 ms)")
     print("tab's renderer RSS (page and workers), median: " +
