@@ -81,7 +81,7 @@ function afterTheWidgetsEngine(task) {
   });
 }
 
-/* With memory to spare the practice worker (~100 MB) starts once the widgets' engine is ready and the page is idle,
+/* With memory to spare the practice worker (120-135 MB of the tab) starts once the widgets' engine is ready and the page is idle,
  * wherever the reader is, so a jump straight to an exercise (the table of contents, the Practice page's list) finds
  * it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a phone it starts only when an
  * exercise nears the screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory in
