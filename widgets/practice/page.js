@@ -81,11 +81,11 @@ function afterTheWidgetsEngine(task) {
   });
 }
 
-/* With memory to spare the practice worker (120-135 MB of the tab) starts once the widgets' engine is ready and the page is idle,
- * wherever the reader is, so a jump straight to an exercise (the table of contents, the Practice page's list) finds
- * it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a phone it starts only when an
- * exercise nears the screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory in
- * steps up to 8 GB; other browsers do not report it. */
+/* With memory to spare the practice worker (120-135 MB of the tab) starts once the widgets' engine is ready and the
+ * page is idle, wherever the reader is, so a jump straight to an exercise (the table of contents, the Practice page's
+ * list) finds it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a phone it starts only
+ * when an exercise nears the screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory
+ * in steps up to 8 GB; other browsers do not report it. */
 const PLENTY_OF_MEMORY_GB = 8;
 function plentyOfMemory() {
   return (navigator.deviceMemory || 0) >= PLENTY_OF_MEMORY_GB;
