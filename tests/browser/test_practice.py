@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from browser_pages import reports_memory, scroll_to_and_click, wait_for_engine
+from browser_pages import reports_memory, scroll_to_and_click, two_frames, wait_for_engine
 from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
 
 from engine.examples import run
@@ -84,6 +84,18 @@ def test_with_memory_to_spare_the_practice_worker_starts_after_the_widgets_engin
     assert page.evaluate("scrollY") == 0
     assert page.locator(".lw-exercise .cm-content").count() == 0, "the editor is still made only when needed"
     assert requested(watched, "practice/worker.js")
+
+
+def test_arriving_at_an_exercise_starts_the_practice_worker_without_waiting_for_the_widgets_engine(watched, site):
+    held = []  # the widgets' worker script, kept unanswered: that engine stays loading for as long as the test wants
+    watched.context.route("**/layerwise/worker.js", lambda route: held.append(route))
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE) + f"#exercise-{EXERCISE}")  # the Practice page's link
+    page.wait_for_function("window.Layerwise && Layerwise.practice && Layerwise.practice.engine.starts === 1")
+    assert page.evaluate("Layerwise.engine.state") == "loading", "the widgets' engine was not still loading"
+    assert held, "the widgets' worker was never asked for"
+    for route in held:
+        route.abort()
 
 
 def test_the_static_starter_becomes_the_editor_when_the_keyboard_reaches_it(watched, site):
@@ -343,8 +355,11 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     assert editor_code(exercise) == solution.rstrip("\n")
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"
     assert page.locator(".lw-progress").text_content().startswith("Practice 1/")
-    assert exercise.locator(".lw-exercise__feedback").inner_text() == ""  # nothing ran on load
-    assert page.evaluate("Layerwise.practice.engine.starts") == 0
+    # The exercise is in view again, so its worker starts (a reader who returns to it will run it), but nothing runs
+    page.wait_for_function("Layerwise.practice.engine.state === 'ready'")
+    two_frames(page)
+    assert exercise.locator(".lw-exercise__feedback").inner_text() == ""
+    assert "Passed" not in exercise.locator(".lw-exercise__status").text_content()
 
     exercise.locator(".lw-exercise__reset").click()
     starter = get(EXERCISE).STARTER

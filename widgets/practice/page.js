@@ -42,7 +42,10 @@ function mountWhenNeeded(list) {
       self.unobserve(entry.target);
       const exercise = byElement.get(entry.target);
       whenIdle(() => mount(exercise, exercise.el.querySelector(".lw-exercise__code"), false));
-      afterTheWidgetsEngine(() => whenIdle(warmUp));
+      // In view the reader came for it (the Practice page's link, a jump): the worker starts now, beside the widgets'
+      // engine. A screen away it waits for that engine, which the reader is still using.
+      if (inView(entry)) warmUp();
+      else afterTheWidgetsEngine(() => whenIdle(warmUp));
     }
   }, { rootMargin: "100% 0px" });
   for (const exercise of list) {
@@ -56,6 +59,11 @@ function mountWhenNeeded(list) {
   }
 }
 
+function inView(entry) {
+  const { top, bottom } = entry.boundingClientRect;
+  return top < window.innerHeight && bottom > 0;
+}
+
 function mount(exercise, code, focus) {
   exercise.mount().then(() => {
     const focused = code.contains(document.activeElement);
@@ -67,9 +75,9 @@ function mount(exercise, code, focus) {
   });
 }
 
-/* The practice worker starts when an exercise nears the screen, so the first Run finds it ready; but after the
- * widgets' engine (worker.js) has loaded, whose start it would slow down on a 2-core phone (on a page with widgets
- * that engine is still idle until the page's first paint). No widgets: at once. */
+/* An exercise a screen away starts the practice worker after the widgets' engine (worker.js) has loaded, whose start
+ * it would slow down on a 2-core phone (on a page with widgets that engine is still idle until the page's first
+ * paint). No widgets: at once. */
 function afterTheWidgetsEngine(task) {
   const widgets = window.Layerwise && window.Layerwise.engine;
   const settled = (state) => state === "ready" || state === "failed";
