@@ -212,7 +212,7 @@ def main():
     print(f"reader at the top until the widgets are live, reads {args.reading_ms} ms, jumps to the exercise "
           f"(navigator.deviceMemory {memory_said}): "
           f"practice worker ready "
-          f"{spread(warm_up)} after the scroll; then the first Run -> verdict {spread(first_run)} (target <= 500 ms)")
+          f"{spread(warm_up)} after the jump; then the first Run -> verdict {spread(first_run)} (target <= 500 ms)")
     print("tab's renderer RSS (page and workers), median: " +
           ", ".join(f"{what} {statistics.median(m[i] for m in memory):.0f} MB" for i, what in
                     enumerate(("blank tab", "widgets' engine ready", "and the practice worker ready"))))

@@ -79,7 +79,7 @@ function mount(exercise, code, focus) {
  * it would slow down on a 2-core phone (on a page with widgets that engine is still idle until the page's first
  * paint). No widgets: at once. */
 function afterTheWidgetsEngine(task) {
-  const widgets = window.Layerwise && window.Layerwise.engine;
+  const widgets = widgetsEngine();
   const settled = (state) => state === "ready" || state === "failed";
   if (!widgets || !document.querySelector(".lw-widget") || settled(widgets.state)) return task();
   document.addEventListener("layerwise:engine", function waiting(event) {
@@ -101,8 +101,13 @@ function plentyOfMemory() {
 
 /* The same runtime and NumPy would fail the practice worker too: it then starts only when the learner asks. */
 function widgetsEngineFailed() {
-  const widgets = window.Layerwise && window.Layerwise.engine;
+  const widgets = widgetsEngine();
   return Boolean(widgets && widgets.state === "failed");
+}
+
+/* The widgets' engine client (widget-engine.js), when the widgets' modules have run in this tab. */
+function widgetsEngine() {
+  return window.Layerwise && window.Layerwise.engine;
 }
 
 const whenIdle = window.requestIdleCallback ? (task) => requestIdleCallback(task, { timeout: 2000 })
