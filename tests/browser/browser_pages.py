@@ -9,8 +9,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def reports_memory(gb):
-    """An init script making navigator.deviceMemory (Chromium's steps, up to 8 GB) say ``gb``: with 8 the practice
-    worker starts as soon as the widgets' engine is ready (widgets/practice/page.js). Test pages report 4, a phone's,
+    """An init script making navigator.deviceMemory (Chromium's steps, up to 8 GB) say ``gb``: with 8, on a desktop,
+    the practice worker starts as soon as the widgets' engine is ready (widgets/practice/page.js). Test pages report 4, a phone's,
     unless a test says otherwise, so that worker starts only when a test brings an exercise near the screen."""
     return f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{get: () => {gb}, configurable: true}});"
 

@@ -86,6 +86,20 @@ def test_with_memory_to_spare_the_practice_worker_starts_after_the_widgets_engin
     assert requested(watched, "practice/worker.js")
 
 
+def test_a_phone_that_reports_8_gb_still_starts_the_practice_worker_only_when_an_exercise_nears_the_screen(
+        watched_phone, live):
+    watched_phone.context.add_init_script(reports_memory(8))  # as high-end phones do
+    page = watched_phone.page
+    page.goto(live.url + exercise_page(live, EXERCISE))
+    page.wait_for_function(PRACTICE_SET_UP)
+    assert wait_for_engine(page)["state"] == "ready"
+    page.evaluate("() => new Promise(r => requestIdleCallback(() => r(), {timeout: 2000}))")  # when a desktop's starts
+    two_frames(page)
+    assert page.evaluate("Layerwise.practice.engine.starts") == 0, "work no reader asked for yet, on a phone"
+    open_exercise(page, live, EXERCISE)
+    page.wait_for_function("Layerwise.practice.engine.starts === 1")
+
+
 def test_arriving_at_an_exercise_starts_the_practice_worker_without_waiting_for_the_widgets_engine(watched, site):
     held = []  # the widgets' worker script, kept unanswered: that engine stays loading for as long as the test wants
     watched.context.route("**/layerwise/worker.js", lambda route: held.append(route))

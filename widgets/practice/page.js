@@ -21,7 +21,9 @@ export function initPage() {
     return new Exercise(el, update);
   });
   mountWhenNeeded(exercises);
-  if (exercises.length && plentyOfMemory()) afterTheWidgetsEngine(() => widgetsEngineFailed() || whenIdle(warmUp));
+  if (exercises.length && desktopWithMemoryToSpare()) {
+    afterTheWidgetsEngine(() => widgetsEngineFailed() || whenIdle(warmUp));
+  }
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
   update();
   const capstone = document.querySelector(".lw-capstone"); // "Build your GPT": its module only on its page
@@ -31,8 +33,8 @@ export function initPage() {
 /* Each editor is made when it is needed, so a page load evaluates no CodeMirror (~1 s of a phone's main thread):
  * at once when the learner clicks, focuses or types in the static starter code (then the editor takes the focus),
  * or in idle time once the exercise comes within a screen of the view, which also starts the practice worker (if
- * plentyOfMemory has not already). The observer is made here, after document$ has delivered the new page (instant
- * navigation), and an exercise already on screen is reported by its first observation. */
+ * desktopWithMemoryToSpare has not already). The observer is made here, after document$ has delivered the new page
+ * (instant navigation), and an exercise already on screen is reported by its first observation. */
 let observer = null;
 function mountWhenNeeded(list) {
   if (observer) observer.disconnect();
@@ -89,14 +91,15 @@ function afterTheWidgetsEngine(task) {
   });
 }
 
-/* With memory to spare the practice worker (120-135 MB of the tab) starts once the widgets' engine is ready and the
- * page is idle, wherever the reader is, so a jump straight to an exercise (the table of contents, the Practice page's
- * list) finds it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a phone it starts only
- * when an exercise nears the screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory
- * in steps up to 8 GB; other browsers do not report it. */
+/* On a desktop with memory to spare the practice worker (120-135 MB of the tab) starts once the widgets' engine is
+ * ready and the page is idle, wherever the reader is, so a jump straight to an exercise (the table of contents, the
+ * Practice page's list) finds it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a
+ * phone or tablet (a coarse pointer: high-end phones report 8 GB too) it starts only when an exercise nears the
+ * screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory in steps up to 8 GB;
+ * other browsers do not report it. */
 const PLENTY_OF_MEMORY_GB = 8;
-function plentyOfMemory() {
-  return (navigator.deviceMemory || 0) >= PLENTY_OF_MEMORY_GB;
+function desktopWithMemoryToSpare() {
+  return (navigator.deviceMemory || 0) >= PLENTY_OF_MEMORY_GB && window.matchMedia("(pointer: fine)").matches;
 }
 
 /* The same runtime and NumPy would fail the practice worker too: it then starts only when the learner asks. */
