@@ -2,17 +2,30 @@
  * worker gets Pyodide, NumPy and the engine, and how it reports progress and a failed request. The site's lock file
  * lists the engine under its distribution's name (engine-config.js's `distribution`: "layerwise"), depending on
  * NumPy, and NumPy where the runtime is served from: one loadPackage by name fetches both at once. A failure to load
- * throws an Error whose message says what is missing. */
+ * throws an Error whose message says what is missing. With `snapshotURL` (engine-client.js leaves it out where data
+ * is dear) the interpreter is restored from its memory snapshot instead of started. */
 "use strict";
 
-async function loadEngine(pyodideURL, lockFileURL, distribution) {
+async function loadEngine({ pyodideURL, lockFileURL, distribution, snapshotURL }) {
   postStage("loading the Python runtime");
   try {
     importScripts(pyodideURL + "pyodide.js");
   } catch (error) {
     throw new Error(`the Python runtime could not be fetched from ${pyodideURL} (${error.message})`);
   }
-  const pyodide = await self.loadPyodide({ indexURL: pyodideURL, lockFileURL, stdout: () => {}, stderr: () => {} });
+  const options = { indexURL: pyodideURL, lockFileURL, stdout: () => {}, stderr: () => {} };
+  let pyodide = null;
+  if (snapshotURL && typeof DecompressionStream === "function") {
+    try {
+      // Fetched beside the runtime's wasm (loadPyodide starts that fetch before it waits for the snapshot).
+      postStage("restoring the Python runtime from its snapshot");
+      pyodide = await self.loadPyodide({ ...options, _loadSnapshot: fetchSnapshot(snapshotURL) });
+    } catch (error) {
+      // Not fetched, or made by another build of the runtime: start CPython instead, as without a snapshot.
+      postStage(`starting the Python runtime (its snapshot: ${error.message})`);
+    }
+  }
+  pyodide = pyodide || await self.loadPyodide(options);
   postStage("loading NumPy and the engine");
   const problems = [];
   await pyodide.loadPackage(distribution, { messageCallback: () => {}, errorCallback: (m) => problems.push(m) });
@@ -22,6 +35,17 @@ async function loadEngine(pyodideURL, lockFileURL, distribution) {
     throw new Error(`the engine (${distribution}) could not be loaded ${why}`);
   }
   return pyodide;
+}
+
+/* The interpreter's memory snapshot (scripts/build/.../snapshot.py), served gzipped; a host that sent it with
+ * Content-Encoding: gzip has had the browser inflate it already. */
+async function fetchSnapshot(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(inflated).arrayBuffer());
 }
 
 function postStage(stage) {

@@ -11,10 +11,10 @@ let modules = null; // the modules to import by role, from the start message (en
 let insideJson = null; // modules.inside's run_json (engine.inside.analysis), imported on the first request of that page
 const waitingChecks = new Map(); // widget key -> id of its latest result whose gradient check has not run
 
-async function start({ pyodideURL, lockFileURL, distribution, modules: named }) {
+async function start(message) {
   try {
-    modules = named;
-    pyodide = await loadEngine(pyodideURL, lockFileURL, distribution);
+    modules = message.modules;
+    pyodide = await loadEngine(message);
     postStage("importing the engine");
     const examples = pyodide.pyimport(modules.kinds);
     // Move everything imported so far out of the cyclic collector's reach: its full passes would otherwise rescan

@@ -6,7 +6,8 @@ Every row is min/median/max over interleaved rounds in shuffled order (machine l
 every ratio compares medians from the same run. Cold = a fresh on-disk profile; warm = a reload in that profile
 (the bench asserts that the warm reload transferred no pyodide.asm.wasm bytes). Rows, with the targets of issue 12:
 - navigation -> engine ready, cold and warm, as a ratio to a bare page whose worker only loads Pyodide + NumPy
-  (<= 1.10x), and the page without mkdocs-material's bundle (diagnostic: the theme's share of the gap);
+  (<= 1.10x), to one that restores the interpreter from the site's memory snapshot first as the site's workers do
+  (the page's own cost), and the page without mkdocs-material's bundle (diagnostic: the theme's share of the gap);
 - main-thread long tasks from navigation to engine ready, cold (sum <= 300 ms, none over 150 ms), and for the page
   without the widgets over its first seconds (the share of the theme and of rendering the text);
 - first contentful paint, cold, against the same page without the widgets' scripts and CSS (<= 1.15x);
@@ -17,6 +18,7 @@ every ratio compares medians from the same run. Cold = a fresh on-disk profile; 
 import argparse
 import os
 import random
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -100,6 +102,8 @@ def report_loads(rounds, page_path):
     for temp in ("cold", "warm"):
         ratio = rounds.median(f"widgets {temp}", "ready") / rounds.median(f"bare {temp}", "ready")
         print(f"  ratio widgets/bare, {temp}: {ratio:.2f}x  (target <= 1.10x)")
+        ratio = rounds.median(f"widgets {temp}", "ready") / rounds.median(f"bare-snapshot {temp}", "ready")
+        print(f"  ratio widgets/bare-snapshot (the same start, the page's own cost), {temp}: {ratio:.2f}x")
     if "without-theme-js cold" in rounds.samples:
         ratio = rounds.median("without-theme-js cold", "ready") / rounds.median("bare cold", "ready")
         print(f"  diagnostic: page without mkdocs-material's bundle / bare, cold: {ratio:.2f}x")
@@ -228,7 +232,10 @@ def main():
     with built_and_served(dist) as (root, url):
         widget_id = (root / args.page / "index.html").read_text().split('data-widget-id="', 1)[1].split('"', 1)[0]
         anchor = f"#widget-{widget_id}"  # the widget is on screen, so the engine starts as soon as the script runs
+        config = (root / "assets" / "layerwise" / "engine-config.js").read_text()
+        snapshot = re.search(r'"snapshot": "([^"]+)"', config).group(1)
         jobs = [("bare", variants.add_bare_page(root), loads.BARE_READY, True),
+                ("bare-snapshot", variants.add_bare_page(root, snapshot), loads.BARE_READY, True),
                 ("widgets", args.page + anchor, loads.WIDGETS_READY, True),
                 ("without-widgets", variants.add_variant(root, args.page, "without-widgets") + anchor,
                  loads.SETTLED, False)]

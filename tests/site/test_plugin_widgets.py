@@ -2,9 +2,11 @@
 distribution ``toyproject``) ships its own kinds' module ``toy.kinds`` and builds with ``widgets:`` on from
 ``mkdocs-widgets.yml``; its pages get the widgets pre-rendered with the kind's numbers, and the browser is told the
 toy's names."""
+import gzip
 import json
 import re
 import shutil
+import struct
 import zipfile
 from pathlib import Path
 
@@ -72,3 +74,18 @@ def test_a_kinds_module_that_is_not_there_stops_the_build_naming_it(tmp_path, ki
     result = mkdocs_build(config, tmp_path / "out")
     assert result.returncode != 0
     assert re.search(re.escape(message).replace(r"\*", ".*"), result.stderr), result.stderr
+
+
+def test_the_browser_is_given_a_memory_snapshot_of_the_pinned_runtime(toy_site):
+    """The snapshot the workers restore is gzipped and carries Pyodide's snapshot header with the build id of the
+    pinned loader (pyodide.js): a snapshot of another build would be refused by the worker (test_snapshot.py)."""
+    config = (toy_site / "assets" / "layerwise" / "engine-config.js").read_text()
+    name = json.loads(re.search(r"engineConfig: (\{.*\})\}\);", config).group(1))["snapshot"]
+    memory = gzip.decompress((toy_site / "assets" / "layerwise" / name).read_bytes())
+    magic, header_size, _, _ = struct.unpack_from("<4I", memory)
+    build_id = "".join(f"{word:08x}" for word in struct.unpack_from("<8I", memory, 16))
+    loader = (REPO / "node_modules" / "pyodide" / "pyodide.js").read_text()
+    assert magic == 1886286592  # Pyodide 0.29's snapshot magic number
+    assert f'BUILD_ID:"{build_id}"' in loader
+    # after the header, the interpreter's whole memory: a whole number of 64 KiB wasm pages
+    assert (len(memory) - header_size) % 65536 == 0 and len(memory) - header_size >= 16 * 2**20

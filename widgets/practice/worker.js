@@ -11,13 +11,13 @@ let pyodide = null;
 let modules = null; // the modules to import by role, from the start message (engine-config.js)
 
 /* `prepare`: the ids of the page's exercises, whose expected outputs are computed now rather than in the first Run. */
-async function start({ pyodideURL, lockFileURL, distribution, modules: named, prepare }) {
+async function start(message) {
   try {
-    modules = named;
-    pyodide = await loadEngine(pyodideURL, lockFileURL, distribution);
+    modules = message.modules;
+    pyodide = await loadEngine(message);
     postStage("preparing the exercises");
     const exercises = pyodide.pyimport(modules.practice);
-    exercises.prepare(pyodide.toPy(prepare || []));
+    exercises.prepare(pyodide.toPy(message.prepare || []));
     gradeJson = exercises.grade_json;
     self.postMessage({ type: "ready" });
   } catch (error) {

@@ -1,6 +1,7 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
-numbers stay), minus its own handling of moves within the page; a bare page whose worker only loads Pyodide + NumPy; and a bare edit page: one cell, the site's own
+numbers stay), minus its own handling of moves within the page; a bare page whose worker only loads Pyodide + NumPy (or restores
+the interpreter from the site's memory snapshot first); and a bare edit page: one cell, the site's own
 engine client and worker and the same request as a widget, the answer written to one text node (the floor of
 edit -> updated DOM)."""
 import html
@@ -15,6 +16,11 @@ worker.onmessage = (e) => { window.bareReady = performance.now(); window.bareErr
 BARE_WORKER = """importScripts("../pyodide/pyodide.js");
 loadPyodide({indexURL: "../pyodide/"}).then(async (py) => { await py.loadPackage("numpy");
   py.runPython("import numpy"); postMessage({}); }).catch((e) => postMessage({error: String(e)}));"""
+# The same, restoring the interpreter from the site's memory snapshot with the site's own fetchSnapshot.
+BARE_SNAPSHOT_WORKER = """importScripts("../pyodide/pyodide.js", "../assets/layerwise/engine-loader.js");
+loadPyodide({indexURL: "../pyodide/", _loadSnapshot: fetchSnapshot("../assets/layerwise/%s")}).then(async (py) => {
+  await py.loadPackage("numpy"); py.runPython("import numpy"); postMessage({}); })
+  .catch((e) => postMessage({error: String(e)}));"""
 
 # One text box in the markup the edit benchmark types into (browserbench/edits.py), the site's own engine client
 # (widget-engine.js: its worker, its messages, its request times in engine.lastEdit), and the widget's own request:
@@ -60,12 +66,15 @@ EDITS = {
 }
 
 
-def add_bare_page(root):
-    """Write ``bare/``: a page whose only work is a worker loading Pyodide + NumPy from the site's ``pyodide/``."""
-    (root / "bare").mkdir()
-    (root / "bare" / "index.html").write_text(BARE_PAGE)
-    (root / "bare" / "worker.js").write_text(BARE_WORKER)
-    return "bare/"
+def add_bare_page(root, snapshot=None):
+    """Write ``bare/``: a page whose only work is a worker loading Pyodide + NumPy from the site's ``pyodide/``; or,
+    with ``snapshot`` (the name of the site's memory snapshot in assets/layerwise/), ``bare-snapshot/``, whose worker
+    restores the interpreter from it first, as the site's workers do."""
+    folder = "bare-snapshot" if snapshot else "bare"
+    (root / folder).mkdir()
+    (root / folder / "index.html").write_text(BARE_PAGE)
+    (root / folder / "worker.js").write_text(BARE_SNAPSHOT_WORKER % snapshot if snapshot else BARE_WORKER)
+    return folder + "/"
 
 
 def add_bare_edit_page(root, page_path, kind):

@@ -16,7 +16,7 @@ from mkdocs.config.config_options import ExtraScriptValue
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from ..livewidgets import engine_package, fences, pyodide_dist, render
+from ..livewidgets import engine_package, fences, pyodide_dist, render, snapshot
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
@@ -29,6 +29,7 @@ BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css
 CONFIG_SCRIPT = "engine-config.js"
 READY_TIMEOUT_MS = 60_000  # a .wasm served with a wrong MIME type makes loadPyodide hang without an error
 PACKAGE_CACHE = Path(".cache") / "layerwise-engine"  # under the project's root
+SNAPSHOT_CACHE = Path(".cache") / "layerwise-snapshot"
 # The self-hosted runtime seen from the engine's folder in the site (ASSETS/engine-<key>/): its lock file names
 # NumPy by this relative path, so the site works under any origin and path.
 SELF_HOSTED_FROM_ENGINE = "../" * (ASSETS.count("/") + 2) + pyodide_dist.SITE_FOLDER + "/"
@@ -83,10 +84,11 @@ def on_config(config, options, root):
     try:
         package, key = engine_package.build(root, options.package, runtime / engine_package.LOCK, runtime_url,
                                             root / PACKAGE_CACHE)
-    except engine_package.PackagingError as error:
+        memory = snapshot.build(root, runtime, root / SNAPSHOT_CACHE)
+    except (engine_package.PackagingError, snapshot.SnapshotError) as error:
         raise PluginError(str(error)) from None
     _build.clear()
-    _build.update(kinds=kinds, name=name, dist=dist, version=version, package=package, key=key, page=None,
+    _build.update(kinds=kinds, name=name, dist=dist, version=version, package=package, key=key, snapshot=memory, page=None,
                   counts={}, browser=Path(options.widgets), modules={"kinds": options.kinds})
 
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
@@ -151,12 +153,14 @@ def on_files(files, config):
         files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
     wheel = engine_package.pure_wheel(_build["package"])
     files.append(File.generated(config, f"{engine_package.SITE_WHEELS}/{wheel.name}", abs_src_path=str(wheel)))
+    files.append(File.generated(config, f"{ASSETS}/{_build['snapshot'].name}", abs_src_path=str(_build["snapshot"])))
     pyodide_url = f"../../{pyodide_dist.SITE_FOLDER}/" if _build["dist"] else pyodide_dist.cdn_url(_build["version"])
     engine_config = {  # URLs relative to this file's folder
         "pyodideVersion": _build["version"],
         "pyodide": pyodide_url,
         "lockFile": f"{engine_folder}/{engine_package.LOCK}",
         "distribution": engine_package.distribution(_build["package"]),  # what the workers' loadPackage asks for
+        "snapshot": _build["snapshot"].name,  # the interpreter's memory, restored instead of starting CPython
         "modules": _build["modules"],
         "readyTimeoutMs": READY_TIMEOUT_MS,
     }
