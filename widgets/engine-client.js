@@ -226,7 +226,7 @@ export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}
     startMessage: () => {
       const found = config();
       if (!found) throw new Error(`its configuration ${ASSETS.href}engine-config.js did not load`);
-      const snapshotURL = found.snapshot && !dataIsDear() ? new URL(found.snapshot, ASSETS).href : null;
+      const snapshotURL = found.snapshot && snapshotWanted() ? new URL(found.snapshot, ASSETS).href : null;
       return { pyodideURL: new URL(found.pyodide, ASSETS).href, lockFileURL: new URL(found.lockFile, ASSETS).href,
                distribution: found.distribution, modules: found.modules, snapshotURL, ...extra() };
     },
@@ -235,10 +235,12 @@ export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}
   });
 }
 
-/* Whether the reader's browser says each byte costs them (Save-Data, or a connection slower than 4G): then the
- * workers start CPython instead of downloading its memory snapshot (~5.7 MB more, for ~1 s less of a core).
- * Browsers that do not say (Firefox, Safari) get the snapshot. */
-function dataIsDear() {
+/* Whether the workers restore CPython from its memory snapshot: ~1 s less of a core at each start, for ~5.7 MB more
+ * to download once and ~30 MB more of the tab's memory per worker (scripts/bench/HISTORY.md). Not where the browser
+ * says data is dear (Save-Data, a 2G or 3G connection) or memory is short (navigator.deviceMemory under 4 GB);
+ * browsers that say neither (Firefox, Safari) get it. */
+function snapshotWanted() {
   const connection = navigator.connection;
-  return Boolean(connection && (connection.saveData || /2g|3g/.test(connection.effectiveType || "")));
+  if (connection && (connection.saveData || /2g|3g/.test(connection.effectiveType || ""))) return false;
+  return !(navigator.deviceMemory < 4);
 }

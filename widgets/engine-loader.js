@@ -37,15 +37,14 @@ async function loadEngine({ pyodideURL, lockFileURL, distribution, snapshotURL }
   return pyodide;
 }
 
-/* The interpreter's memory snapshot (scripts/build/.../snapshot.py), served gzipped; a host that sent it with
- * Content-Encoding: gzip has had the browser inflate it already. */
+/* The interpreter's memory snapshot (scripts/build/.../snapshot.py), served gzipped and inflated as it arrives; a
+ * host that sent it with Content-Encoding: gzip has had the browser inflate it already. */
 async function fetchSnapshot(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
-  const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(inflated).arrayBuffer());
+  const inflated = /gzip/.test(response.headers.get("Content-Encoding") || "") ? response
+    : new Response(response.body.pipeThrough(new DecompressionStream("gzip")));
+  return new Uint8Array(await inflated.arrayBuffer());
 }
 
 function postStage(stage) {

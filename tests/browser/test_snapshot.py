@@ -1,11 +1,12 @@
 """The workers restore the Python interpreter from the site's memory snapshot (scripts/build/.../snapshot.py)
 instead of starting it; a snapshot they cannot use (another build of the runtime, not served) makes them start
-CPython as before, and a reader whose browser says data is dear (Save-Data, a 3G connection) is never sent it."""
+CPython as before, and a reader whose browser says data is dear (Save-Data, a 3G connection) or memory short (2 GB)
+is never sent it."""
 import gzip
 import struct
 
 import pytest
-from browser_pages import wait_for_engine
+from browser_pages import reports_memory, wait_for_engine
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 SNAPSHOT = "**/assets/layerwise/pyodide-*.snapshot.gz"
@@ -71,10 +72,16 @@ def test_a_snapshot_the_worker_cannot_use_makes_it_start_python_and_the_widgets_
     assert watched.page.evaluate(EDIT) == "live"
 
 
-@pytest.mark.parametrize("connection", ["{saveData: true, effectiveType: '4g'}", "{saveData: false, effectiveType: '3g'}"])
-def test_a_reader_whose_data_is_dear_is_not_sent_the_snapshot(live, watched, connection):
-    watched.context.add_init_script(
-        f"Object.defineProperty(Navigator.prototype, 'connection', {{get: () => ({connection}), configurable: true}});")
+DEAR = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => (%s), configurable: true});"
+
+
+@pytest.mark.parametrize("init_script", [
+    DEAR % "{saveData: true, effectiveType: '4g'}",
+    DEAR % "{saveData: false, effectiveType: '3g'}",
+    reports_memory(2),
+])
+def test_a_reader_whose_data_is_dear_or_memory_short_is_not_sent_the_snapshot(live, watched, init_script):
+    watched.context.add_init_script(init_script)
     stages = open_layernorm(watched, live)
     assert snapshot_requests(watched) == []
     assert RESTORING not in stages

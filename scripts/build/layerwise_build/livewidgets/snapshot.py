@@ -8,7 +8,7 @@ runtime (the snapshot carries the build's id; the worker then starts CPython as 
 pure-Python modules can be in it: NumPy's compiled libraries are loaded after the restore, as before.
 
 The snapshot is made under Node with the pinned npm core, the same build as the CDN's and as a self-hosted copy of
-that version (pyodide_dist checks the version). It holds the interpreter's whole memory (~20 MB, ~5.7 MB gzipped); the
+that version (pyodide_dist checks the version). It holds the interpreter's whole memory (20 MB, ~5.7 MB gzipped); the
 site serves it gzipped as a file of its own, so every host sends the compressed bytes, and the worker inflates it.
 """
 import gzip
@@ -20,11 +20,11 @@ import tempfile
 from pathlib import Path
 
 # Imported before the snapshot is made, so they are not imported again at every start: what loadPackage and NumPy's
-# import bring in (measured in a plain start: sys.modules before and after), and the standard modules the engine
-# imports. ctypes stays out: NumPy loads it, and its libffi state is not the interpreter's to snapshot.
-PRELOADED = ("__future__", "email", "importlib.metadata", "tarfile", "pickle", "datetime", "numbers", "platform",
-             "json", "math", "io", "contextlib", "functools", "typing", "html", "ast", "dataclasses", "pathlib",
-             "collections", "copy", "warnings")
+# import bring in (measured in a plain start: sys.modules before and after), and json. No more: the snapshot is the
+# interpreter's whole memory, and the engine's other standard modules would grow it from 20 to 24 MB, which the
+# worker then holds resident from its start (renderer RSS +14 MB) to save ~0.1 s. ctypes stays out too: NumPy loads
+# it, and its libffi state is not the interpreter's to snapshot.
+PRELOADED = ("__future__", "email", "importlib.metadata", "tarfile", "pickle", "datetime", "numbers", "platform", "json")
 RUNTIME_INPUTS = ("pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")  # what the snapshot depends on
 
 NODE_SCRIPT = """
