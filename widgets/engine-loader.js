@@ -3,7 +3,7 @@
  * lists the engine under its distribution's name (engine-config.js's `distribution`: "layerwise"), depending on
  * NumPy, and NumPy where the runtime is served from: one loadPackage by name fetches both at once. A failure to load
  * throws an Error whose message says what is missing. With `snapshotURL` (engine-client.js leaves it out where data
- * is dear) the interpreter is restored from its memory snapshot instead of started. */
+ * is dear or memory short) the interpreter is restored from its memory snapshot instead of started. */
 "use strict";
 
 async function loadEngine({ pyodideURL, lockFileURL, distribution, snapshotURL }) {

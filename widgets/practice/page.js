@@ -91,9 +91,10 @@ function afterTheWidgetsEngine(task) {
   });
 }
 
-/* On a desktop with memory to spare the practice worker (120-135 MB of the tab) starts once the widgets' engine is
+/* On a desktop with memory to spare the practice worker (~170 MB of the tab) starts once the widgets' engine is
  * ready and the page is idle, wherever the reader is, so a jump straight to an exercise (the table of contents, the
- * Practice page's list) finds it ready for the first Run; its start takes ~2.2 s, most of it CPython's own. On a
+ * Practice page's list) finds it ready for the first Run; its start takes ~1.2 s (restored from the interpreter's
+ * memory snapshot; ~2.2 s without it). On a
  * phone or tablet (a coarse pointer: high-end phones report 8 GB too) it starts only when an exercise nears the
  * screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory in steps up to 8 GB;
  * other browsers do not report it. */

@@ -1,7 +1,7 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
-numbers stay), minus its own handling of moves within the page; a bare page whose worker only loads Pyodide + NumPy (or restores
-the interpreter from the site's memory snapshot first); and a bare edit page: one cell, the site's own
+numbers stay), minus its own handling of moves within the page; a bare page whose worker only loads Pyodide + NumPy
+(or restores the interpreter from the site's memory snapshot first); and a bare edit page: one cell, the site's own
 engine client and worker and the same request as a widget, the answer written to one text node (the floor of
 edit -> updated DOM)."""
 import html

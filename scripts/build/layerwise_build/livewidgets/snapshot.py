@@ -24,7 +24,8 @@ from pathlib import Path
 # interpreter's whole memory, and the engine's other standard modules would grow it from 20 to 24 MB, which the
 # worker then holds resident from its start (renderer RSS +14 MB) to save ~0.1 s. ctypes stays out too: NumPy loads
 # it, and its libffi state is not the interpreter's to snapshot.
-PRELOADED = ("__future__", "email", "importlib.metadata", "tarfile", "pickle", "datetime", "numbers", "platform", "json")
+PRELOADED = ("__future__", "email", "importlib.metadata", "tarfile", "pickle", "datetime", "numbers", "platform",
+             "json")
 RUNTIME_INPUTS = ("pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")  # what the snapshot depends on
 
 NODE_SCRIPT = """

@@ -88,8 +88,8 @@ def on_config(config, options, root):
     except (engine_package.PackagingError, snapshot.SnapshotError) as error:
         raise PluginError(str(error)) from None
     _build.clear()
-    _build.update(kinds=kinds, name=name, dist=dist, version=version, package=package, key=key, snapshot=memory, page=None,
-                  counts={}, browser=Path(options.widgets), modules={"kinds": options.kinds})
+    _build.update(kinds=kinds, name=name, dist=dist, version=version, package=package, key=key, snapshot=memory,
+                  page=None, counts={}, browser=Path(options.widgets), modules={"kinds": options.kinds})
 
     # Added here, not in mkdocs.yml, so the list lives beside the files it names. The scripts go first: the engine
     # (seconds to load) then starts before other scripts' page work. Every module gets its own tag, not only the
