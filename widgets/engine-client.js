@@ -237,10 +237,15 @@ export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}
 
 /* Whether the workers restore CPython from its memory snapshot: ~1 s less of a core at each start, for ~5.7 MB more
  * to download once and ~30 MB more of the tab's memory per worker (scripts/bench/HISTORY.md). Not where the browser
- * says data is dear (Save-Data, a 2G or 3G connection) or memory is short (navigator.deviceMemory under 4 GB);
- * browsers that say neither (Firefox, Safari) get it. */
+ * says data is dear (Save-Data, a 2G or 3G connection) or memory is short. */
 function snapshotWanted() {
   const connection = navigator.connection;
   if (connection && (connection.saveData || /2g|3g/.test(connection.effectiveType || ""))) return false;
+  return memoryToSpare();
+}
+
+/* Unless the browser says it has under 4 GB (Chromium reports memory in steps: 0.25 ... 8; Firefox and Safari say
+ * nothing, and are taken to have enough): where a worker may cost the tab ~30-170 MB more. */
+export function memoryToSpare() {
   return !(navigator.deviceMemory < 4);
 }

@@ -8,11 +8,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def reports_memory(gb):
-    """An init script making navigator.deviceMemory (Chromium's steps, up to 8 GB) say ``gb``: with 8, on a desktop,
-    the practice worker starts as soon as the widgets' engine is ready (widgets/practice/page.js). Test pages report 4, a phone's,
-    unless a test says otherwise, so that worker starts only when a test brings an exercise near the screen."""
-    return f"Object.defineProperty(Navigator.prototype, 'deviceMemory', {{get: () => {gb}, configurable: true}});"
+def reports_device(memory_gb, cores=2):
+    """An init script making navigator.deviceMemory (Chromium's steps, up to 8 GB) say ``memory_gb`` and
+    navigator.hardwareConcurrency say ``cores``: with 4 GB or more and 4 cores or more the practice worker starts as
+    soon as the widgets' engine is ready (widgets/practice/page.js), under 4 GB the workers get no memory snapshot
+    (widgets/engine-client.js). Test pages report 4 GB and 2 cores unless a test says otherwise, whatever machine
+    runs them: the snapshot is used, and the practice worker starts only when a test brings an exercise near the
+    screen."""
+    return "".join(f"Object.defineProperty(Navigator.prototype, {name!r}, {{get: () => {value}, configurable: true}});"
+                   for name, value in (("deviceMemory", memory_gb), ("hardwareConcurrency", cores)))
 
 
 def two_frames(page):

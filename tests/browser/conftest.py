@@ -13,7 +13,7 @@ import pytest
 
 from layerwise_build.livewidgets.serve import start_server
 from layerwise_build.livewidgets.sitebuild import build_site
-from browser_pages import reports_memory
+from browser_pages import reports_device
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -113,7 +113,7 @@ def _watch(browser, site, **context_options):
     """A fresh context (empty storage) whose page must end with no request leaving localhost."""
     context = browser.new_context(**context_options)
     context.add_init_script(SITEMAP_READ)
-    context.add_init_script(reports_memory(4))
+    context.add_init_script(reports_device(4))
     page = context.new_page()
     watched = Watched(context, page, urlsplit(site.url).netloc)
     yield watched

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from browser_pages import reports_memory, scroll_to_and_click, two_frames, wait_for_engine
+from browser_pages import reports_device, scroll_to_and_click, two_frames, wait_for_engine
 from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
 
 from engine.examples import run
@@ -51,8 +51,10 @@ def test_without_javascript_the_statement_starter_and_note_are_there(browser, si
     context.close()
 
 
-def test_the_editor_and_the_practice_worker_load_only_when_an_exercise_nears_the_screen(watched, site):
-    watched.context.add_init_script(reports_memory(4))  # a phone
+@pytest.mark.parametrize("memory_gb, cores", [(4, 2), (2, 8)], ids=["a core short", "memory short"])
+def test_the_editor_and_the_practice_worker_load_only_when_an_exercise_nears_the_screen(watched, site, memory_gb,
+                                                                                       cores):
+    watched.context.add_init_script(reports_device(memory_gb, cores))
     page = watched.page
     page.goto(site.url)  # the home page: no exercise, no knowledge check
     page.wait_for_load_state("networkidle")
@@ -67,37 +69,24 @@ def test_the_editor_and_the_practice_worker_load_only_when_an_exercise_nears_the
     assert not requested(watched, "codemirror.bundle.js"), "the editor was loaded with the page"
     assert page.locator(".lw-exercise .cm-content").count() == 0
     assert page.evaluate("Layerwise.practice.engine.starts") == 0, "the practice worker started on page load"
-    exercise = open_exercise(page, site, EXERCISE)  # scrolled to, as a reader gets there
+    open_exercise(page, site, EXERCISE)  # scrolled to, as a reader gets there
     page.wait_for_function("Layerwise.practice.engine.starts === 1")
     assert requested(watched, "practice/worker.js")
 
 
-def test_with_memory_to_spare_the_practice_worker_starts_after_the_widgets_engine_wherever_the_reader_is(
-        watched, live):
-    site = live
-    watched.context.add_init_script(reports_memory(8))
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_with_memory_and_a_core_to_spare_the_practice_worker_starts_after_the_widgets_engine_wherever_the_reader_is(
+        request, live, device):
+    watched = request.getfixturevalue("watched" if device == "desktop" else "watched_phone")
+    watched.context.add_init_script(reports_device(4, cores=8))  # a phone of the last few years, or a desktop
     page = watched.page
-    page.goto(site.url + exercise_page(site, EXERCISE))  # at the top of the page, the exercises far below
+    page.goto(live.url + exercise_page(live, EXERCISE))  # at the top of the page, the exercises far below
     page.wait_for_function(PRACTICE_SET_UP)
     page.wait_for_function("Layerwise.practice.engine.starts === 1")
     assert page.evaluate("Layerwise.engine.state") == "ready", "it started before the widgets' engine"
     assert page.evaluate("scrollY") == 0
     assert page.locator(".lw-exercise .cm-content").count() == 0, "the editor is still made only when needed"
     assert requested(watched, "practice/worker.js")
-
-
-def test_a_phone_that_reports_8_gb_still_starts_the_practice_worker_only_when_an_exercise_nears_the_screen(
-        watched_phone, live):
-    watched_phone.context.add_init_script(reports_memory(8))  # as high-end phones do
-    page = watched_phone.page
-    page.goto(live.url + exercise_page(live, EXERCISE))
-    page.wait_for_function(PRACTICE_SET_UP)
-    assert wait_for_engine(page)["state"] == "ready"
-    page.evaluate("() => new Promise(r => requestIdleCallback(() => r(), {timeout: 2000}))")  # when a desktop's starts
-    two_frames(page)
-    assert page.evaluate("Layerwise.practice.engine.starts") == 0, "work no reader asked for yet, on a phone"
-    open_exercise(page, live, EXERCISE)
-    page.wait_for_function("Layerwise.practice.engine.starts === 1")
 
 
 def test_arriving_at_an_exercise_starts_the_practice_worker_without_waiting_for_the_widgets_engine(watched, site):

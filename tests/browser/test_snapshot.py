@@ -6,7 +6,7 @@ import gzip
 import struct
 
 import pytest
-from browser_pages import reports_memory, wait_for_engine
+from browser_pages import reports_device, wait_for_engine
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 SNAPSHOT = "**/assets/layerwise/pyodide-*.snapshot.gz"
@@ -78,7 +78,7 @@ DEAR = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => (%s
 @pytest.mark.parametrize("init_script", [
     DEAR % "{saveData: true, effectiveType: '4g'}",
     DEAR % "{saveData: false, effectiveType: '3g'}",
-    reports_memory(2),
+    reports_device(2),
 ])
 def test_a_reader_whose_data_is_dear_or_memory_short_is_not_sent_the_snapshot(live, watched, init_script):
     watched.context.add_init_script(init_script)

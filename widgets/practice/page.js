@@ -1,6 +1,7 @@
 /* Practice on one page (run by loader.js on every page that needs it, also after instant navigation): exercises,
  * knowledge-check answer boxes, the progress line, the list of every exercise. Test hook: Layerwise.practice. */
 import { Exercise } from "./exercise.js";
+import { memoryToSpare } from "../engine-client.js";
 import { practiceEngine, warmUp } from "./engine.js";
 import { initKnowledgeChecks } from "./knowledge.js";
 import { fillListing } from "./listing.js";
@@ -21,7 +22,7 @@ export function initPage() {
     return new Exercise(el, update);
   });
   mountWhenNeeded(exercises);
-  if (exercises.length && desktopWithMemoryToSpare()) {
+  if (exercises.length && deviceToSpare()) {
     afterTheWidgetsEngine(() => widgetsEngineFailed() || whenIdle(warmUp));
   }
   for (const listing of document.querySelectorAll(".lw-practice-index")) fillListing(listing);
@@ -33,7 +34,7 @@ export function initPage() {
 /* Each editor is made when it is needed, so a page load evaluates no CodeMirror (~1 s of a phone's main thread):
  * at once when the learner clicks, focuses or types in the static starter code (then the editor takes the focus),
  * or in idle time once the exercise comes within a screen of the view, which also starts the practice worker (if
- * desktopWithMemoryToSpare has not already). The observer is made here, after document$ has delivered the new page
+ * deviceToSpare has not already). The observer is made here, after document$ has delivered the new page
  * (instant navigation), and an exercise already on screen is reported by its first observation. */
 let observer = null;
 function mountWhenNeeded(list) {
@@ -91,16 +92,16 @@ function afterTheWidgetsEngine(task) {
   });
 }
 
-/* On a desktop with memory to spare the practice worker (~170 MB of the tab) starts once the widgets' engine is
- * ready and the page is idle, wherever the reader is, so a jump straight to an exercise (the table of contents, the
- * Practice page's list) finds it ready for the first Run; its start takes ~1.2 s (restored from the interpreter's
- * memory snapshot; ~2.2 s without it). On a
- * phone or tablet (a coarse pointer: high-end phones report 8 GB too) it starts only when an exercise nears the
- * screen (mountWhenNeeded), spent only by a reader who gets there. Chromium reports memory in steps up to 8 GB;
- * other browsers do not report it. */
-const PLENTY_OF_MEMORY_GB = 8;
-function desktopWithMemoryToSpare() {
-  return (navigator.deviceMemory || 0) >= PLENTY_OF_MEMORY_GB && window.matchMedia("(pointer: fine)").matches;
+/* Where the device can spare it, the practice worker (~170 MB of the tab) starts once the widgets' engine is ready
+ * and the page is idle, wherever the reader is, so a jump straight to an exercise (the table of contents, the
+ * Practice page's list) finds it ready for the first Run; its start takes ~1 s (restored from the interpreter's memory
+ * snapshot; ~2 s without it). That needs memory to spare (memoryToSpare: not under 4 GB) and a core to spare: 4 or
+ * more, as phones of the last years have; on 2 its start slowed an edit typed meanwhile from ~12 to ~21 ms
+ * (scripts/bench/HISTORY.md). Elsewhere it starts only when an exercise nears the screen (mountWhenNeeded), spent
+ * only by a reader who gets there. */
+const CORES_TO_SPARE_ONE = 4;
+function deviceToSpare() {
+  return memoryToSpare() && (navigator.hardwareConcurrency || 0) >= CORES_TO_SPARE_ONE;
 }
 
 /* The same runtime and NumPy would fail the practice worker too: it then starts only when the learner asks. */
