@@ -58,18 +58,31 @@
     history.replaceState({ x: scrollX, y: scrollY }, ""); // Back returns here (the theme keeps places the same way)
   }, true);
 
-  // Back or Forward within the page. The browser restores the place itself unless told not to: the theme tells it
-  // so once the reader has moved between pages (history.scrollRestoration), and then this does what the theme would.
-  window.Layerwise.movedWithinPage = (state) => {
-    if (history.scrollRestoration !== "manual") return;
-    if (state && Number.isFinite(state.y)) {
-      scrollTo(state.x || 0, state.y);
-      return;
-    }
+  // Where the reader is on an entry with a target, as the target's distance from the top of the view: a place the
+  // blocks drawn in idle time (measureWhenIdle, at their true heights) cannot move, unlike an offset from the top of
+  // the page. Kept for each target as the view moves (a scroll event comes at most once a frame).
+  const placeOf = new Map(); // location.hash -> the target's top in the view
+  addEventListener("scroll", () => {
     const target = targetOf(location.hash);
-    if (!target) return;
-    renderAround(target);
-    target.scrollIntoView();
+    if (target) placeOf.set(location.hash, target.getBoundingClientRect().top);
+  }, { passive: true });
+
+  // Back or Forward within the page: on an entry with a target, to the place the reader had there (or to the target);
+  // on the others, to the offset its state kept (the place a link was followed from; the theme keeps places the
+  // same way). Unless the theme has turned it off (history.scrollRestoration, once the reader has moved between
+  // pages), the browser restores the offset the entry had when the reader left it, right after this event, and the
+  // blocks drawn since may have moved what was shown there: the move is made after it, before the next frame.
+  window.Layerwise.movedWithinPage = (state) => {
+    const target = targetOf(location.hash);
+    const offset = state && Number.isFinite(state.y) ? state : null;
+    if (!target && !offset) return; // the browser's own, as on any other page
+    const place = placeOf.get(location.hash);
+    if (target) renderAround(target);
+    requestAnimationFrame(() => {
+      if (!target) scrollTo(offset.x || 0, offset.y);
+      else if (place === undefined) target.scrollIntoView();
+      else scrollBy(0, target.getBoundingClientRect().top - place);
+    });
   };
   // Every other far move (the scrollbar, find in page, Tab to a far link, a script's scrollIntoView) lands on the
   // estimates too, and the page's length changes under the reader as blocks are first drawn. So once the page has
