@@ -76,6 +76,7 @@
     const target = targetOf(location.hash);
     const offset = state && Number.isFinite(state.y) ? state : null;
     if (!target && !offset) return; // the browser's own, as on any other page
+    // Read now: the browser's own restore, which runs before the frame below, fires a scroll that overwrites it.
     const place = placeOf.get(location.hash);
     if (target) renderAround(target);
     requestAnimationFrame(() => {

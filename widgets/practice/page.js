@@ -1,7 +1,7 @@
 /* Practice on one page (run by loader.js on every page that needs it, also after instant navigation): exercises,
  * knowledge-check answer boxes, the progress line, the list of every exercise. Test hook: Layerwise.practice. */
-import { Exercise } from "./exercise.js";
 import { memoryToSpare } from "../engine-client.js";
+import { Exercise } from "./exercise.js";
 import { practiceEngine, warmUp } from "./engine.js";
 import { initKnowledgeChecks } from "./knowledge.js";
 import { fillListing } from "./listing.js";
