@@ -101,6 +101,36 @@ def test_arriving_at_an_exercise_starts_the_practice_worker_without_waiting_for_
         route.abort()
 
 
+AFTER_THE_REST = "() => new Promise(r => setTimeout(r, 300))"  # past the rest a link asks (intent.js, 65 ms), in order
+
+
+@pytest.mark.parametrize("memory_gb, how", [(4, "pointer"), (4, "keyboard"), (2, "pointer")],
+                         ids=["the pointer rests", "the focus rests", "memory short"])
+def test_resting_on_the_contents_link_to_practice_starts_the_practice_worker_before_the_jump(watched, site,
+                                                                                            memory_gb, how):
+    watched.context.add_init_script(reports_device(memory_gb))  # 2 cores: nothing else starts it at the top
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE))
+    page.wait_for_function(PRACTICE_SET_UP)
+    link = page.locator('.md-sidebar--secondary a.md-nav__link[href$="#practice"]')
+    # A pointer passing over the contents: in and out in one task
+    link.evaluate("""a => { a.dispatchEvent(new PointerEvent('pointerover', {bubbles: true}));
+                          a.dispatchEvent(new PointerEvent('pointerout', {bubbles: true, relatedTarget: document.body})); }""")
+    page.evaluate(AFTER_THE_REST)
+    assert page.evaluate("Layerwise.practice.engine.starts") == 0, "a pointer passing over the link started it"
+    if how == "pointer":
+        link.hover()
+    else:
+        link.focus()
+    if memory_gb < 4:
+        page.evaluate(AFTER_THE_REST)
+        assert page.evaluate("Layerwise.practice.engine.starts") == 0, "a link's promise spent short memory"
+        return
+    page.wait_for_function("Layerwise.practice.engine.starts === 1")
+    assert page.evaluate(f"document.getElementById('exercise-{EXERCISE}').getBoundingClientRect().top > 2 * innerHeight")
+    assert page.locator(".lw-exercise .cm-content").count() == 0, "the view moved to the exercise"
+
+
 def test_the_static_starter_becomes_the_editor_when_the_keyboard_reaches_it(watched, site):
     page = watched.page
     page.goto(site.url + exercise_page(site, EXERCISE))

@@ -3,6 +3,7 @@
 import { memoryToSpare } from "../engine-client.js";
 import { Exercise } from "./exercise.js";
 import { practiceEngine, warmUp } from "./engine.js";
+import { startOnIntent } from "./intent.js";
 import { initKnowledgeChecks } from "./knowledge.js";
 import { fillListing } from "./listing.js";
 import { showProgress } from "./progress.js";
@@ -22,6 +23,7 @@ export function initPage() {
     return new Exercise(el, update);
   });
   mountWhenNeeded(exercises);
+  startOnIntent();
   if (exercises.length && deviceToSpare()) {
     afterTheWidgetsEngine(() => widgetsEngineFailed() || whenIdle(warmUp));
   }
