@@ -5,6 +5,8 @@
  *
  *   startEngine()                              idempotent; the state goes idle -> loading -> ready | failed
  *   startEngineAfterFirstPaint()               the same once the page has been drawn (a page's first set-up)
+ *   startEngineAfterPractice()                 the same once the practice worker is ready (a reader arriving at
+ *                                                 an exercise)
  *   compute({key, kind, values, onCheck})      -> Promise of the result JSON (rejected with the engine's reason);
  *                                                 onCheck(check JSON) later, for its gradient check; a worker
  *                                                 that does not answer within engine.computeTimeoutMs is replaced
@@ -37,6 +39,29 @@ export function startEngine() {
  * from one runs after. A tab opened in the background starts it when first shown. */
 export function startEngineAfterFirstPaint() {
   requestAnimationFrame(() => setTimeout(startEngine, 0));
+}
+
+/* A reader who arrived at an exercise (the Practice page's list, the contents' "Practice") came to write code: the
+ * practice worker, which starts as the exercise shows (practice/page.js), has the cores first, and this engine starts
+ * once that one is ready or failed (side by side on 2 cores each took ~0.4 s longer: scripts/bench/HISTORY.md), or at
+ * once when the reader goes to a widget (a cell's focus starts it). Should the practice worker not start at all (its
+ * modules did not load), this one starts PRACTICE_GRACE_MS after the page's set-up. */
+const PRACTICE_GRACE_MS = 3000;
+export function startEngineAfterPractice() {
+  const practice = window.Layerwise && window.Layerwise.practice && window.Layerwise.practice.engine;
+  const settled = (state) => state === "ready" || state === "failed";
+  if (practice && settled(practice.state)) return startEngineAfterFirstPaint();
+  const start = () => {
+    clearTimeout(grace);
+    document.removeEventListener("layerwise:practice", heard);
+    startEngineAfterFirstPaint();
+  };
+  const heard = (event) => {
+    if (settled(event.detail.state)) start();
+    else clearTimeout(grace); // it is starting: wait for it however long that takes
+  };
+  const grace = practice && practice.state === "loading" ? null : setTimeout(start, PRACTICE_GRACE_MS);
+  document.addEventListener("layerwise:practice", heard);
 }
 
 /* `key` (the widget's id) lets the worker drop that widget's superseded gradient check. */

@@ -5,7 +5,7 @@
 import * as cells from "./cells.js";
 import { Widget } from "./widget.js";
 import { announce, liveRegion } from "./widget-announce.js";
-import { engine, onEngineChange, startEngineAfterFirstPaint } from "./widget-engine.js";
+import { engine, onEngineChange, startEngineAfterFirstPaint, startEngineAfterPractice } from "./widget-engine.js";
 import { setUpHelp } from "./widget-help.js";
 import { writeLink } from "./widget-storage.js";
 
@@ -135,8 +135,15 @@ function initPage() {
   // compile took a core from the page's first layout and the theme's start-up (main-thread long tasks, cold: sum
   // 406 against 259 ms, longest 198 against 140 ms) without bringing the engine measurably sooner on 2 cores
   // (ready 0.94x cold, 1.05x warm; scripts/bench/bench_widgets.py, 5 rounds, ARCHITECTURE.md).
-  startEngineAfterFirstPaint();
+  if (arrivedAtPractice()) startEngineAfterPractice();
+  else startEngineAfterFirstPaint();
   showNotice();
+}
+
+/* The page was opened, or reached by instant navigation, at an exercise or at the Practice heading. */
+function arrivedAtPractice() {
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  return Boolean(target && (target.matches(".lw-exercise") || target.id === "practice"));
 }
 
 window.Layerwise = Object.assign(window.Layerwise || {}, { engine, cells, widgets: () => pageWidgets });

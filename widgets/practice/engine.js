@@ -10,6 +10,8 @@ export const RUN_LIMIT_MS = 5_000; // far above a correct solution's grading (we
 export const practiceEngine = siteEngineClient("practice/worker.js", {
   // the page's exercises, whose expected outputs the worker computes as it starts rather than in the first Run
   extra: () => ({ prepare: [...document.querySelectorAll(".lw-exercise")].map((el) => el.dataset.exercise) }),
+  // told to the widgets' engine, which a reader arriving at an exercise lets start first (widget-engine.js)
+  onChange: ({ state }) => document.dispatchEvent(new CustomEvent("layerwise:practice", { detail: { state } })),
 });
 
 export function onEngineChange(listener) {
