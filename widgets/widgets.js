@@ -142,7 +142,13 @@ function initPage() {
 
 /* The page was opened, or reached by instant navigation, at an exercise or at the Practice heading. */
 function arrivedAtPractice() {
-  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  let id;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch (error) { // a malformed %-escape, from a link typed or cut short: it names no element
+    return false;
+  }
+  const target = id && document.getElementById(id);
   return Boolean(target && (target.matches(".lw-exercise") || target.id === "practice"));
 }
 

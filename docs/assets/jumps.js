@@ -41,7 +41,11 @@
   }
 
   function targetOf(hash) {
-    return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    try {
+      return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    } catch (error) { // a malformed %-escape, from a link typed or cut short: it names no element
+      return null;
+    }
   }
 
   // In the capture phase: before the link's own listeners, the theme's and the browser's jump.

@@ -128,3 +128,15 @@ def test_once_settled_the_page_has_its_true_length_and_any_far_move_lands_still(
     assert page.evaluate("window.__shifts") == [], "a jump to the widget moved what was in view"
     before, true = page.evaluate(TRUE_LENGTH)
     assert abs(before - true) <= 2, f"the page was {before} px long, {true} px with every block drawn"
+
+
+def test_a_malformed_fragment_names_nothing_and_breaks_nothing(watched, site):
+    """A link typed or cut short in the middle of a %-escape: decoding it throws. The page still sets up its widgets
+    and engine, follows its contents' links in place, and throws nothing (the fixture fails on any page error)."""
+    page = watched.page
+    page.goto(site.url + PAGE + "#%E0%A4%A")
+    page.wait_for_function("window.Layerwise && Layerwise.widgets && Layerwise.widgets().length > 0"
+                           " && Layerwise.engine.starts === 1")
+    follow_contents_link(page, "desktop", "implementation")
+    page.wait_for_function("location.hash === '#implementation'"
+                           " && Math.abs(document.getElementById('implementation').getBoundingClientRect().top) < 100")
