@@ -142,13 +142,7 @@ function initPage() {
 
 /* The page was opened, or reached by instant navigation, at an exercise or at the Practice heading. */
 function arrivedAtPractice() {
-  let id;
-  try {
-    id = decodeURIComponent(location.hash.slice(1));
-  } catch (error) { // a malformed %-escape, from a link typed or cut short: it names no element
-    return false;
-  }
-  const target = id && document.getElementById(id);
+  const target = window.Layerwise && window.Layerwise.fragmentTarget && window.Layerwise.fragmentTarget();
   return Boolean(target && (target.matches(".lw-exercise") || target.id === "practice"));
 }
 

@@ -40,13 +40,7 @@
     letGo(rendered);
   }
 
-  function targetOf(hash) {
-    try {
-      return hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    } catch (error) { // a malformed %-escape, from a link typed or cut short: it names no element
-      return null;
-    }
-  }
+  const targetOf = window.Layerwise.fragmentTarget; // overrides/main.html
 
   // In the capture phase: before the link's own listeners, the theme's and the browser's jump.
   document.addEventListener("click", (event) => {

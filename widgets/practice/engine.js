@@ -1,8 +1,7 @@
 /* The one practice worker of this tab, shared by every exercise and kept across instant navigation (module scope).
  * It starts when an exercise nears the screen (page.js), a reader rests on a link to one (intent.js), an editor gets
  * the focus or Run is clicked, or, where the device can spare it, once the widgets' engine is ready (page.js); never
- * with the page's load itself. A run that
- * outlives RUN_LIMIT_MS terminates it, and the next run starts a fresh one. */
+ * with the page's load itself. A run that outlives RUN_LIMIT_MS terminates it, and the next run starts a fresh one. */
 import { siteEngineClient } from "../engine-client.js";
 
 export const RUN_LIMIT_MS = 5_000; // far above a correct solution's grading (well under a second), short enough to wait
