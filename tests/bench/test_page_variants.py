@@ -6,10 +6,17 @@ from browserbench import variants
 PAGE = """<head><link rel="stylesheet" href="../../assets/stylesheets/main.css">
 <link rel="stylesheet" href="../../assets/layerwise/widgets.css"></head>
 <body><div class="lw-widget"><td>1.2247</td></div>
-<script defer fetchpriority="low" src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>
-<script defer fetchpriority="low" src="../../assets/layerwise/engine-config.js"></script>
-<script defer fetchpriority="low" src="../../assets/layerwise/widgets.js" type="module"></script></body>"""
-BUNDLE_TAG = '<script defer fetchpriority="low" src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>'
+<link rel="preload" as="script" href="../../assets/javascripts/bundle.a5f9d56c.min.js" fetchpriority="low">\
+<script type="layerwise/after-first-frame" src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>
+<link rel="preload" as="script" href="../../assets/layerwise/engine-config.js" fetchpriority="low">\
+<script type="layerwise/after-first-frame" src="../../assets/layerwise/engine-config.js"></script>
+<link rel="modulepreload" href="../../assets/layerwise/widgets.js" fetchpriority="low">\
+<script type="layerwise/after-first-frame" src="../../assets/layerwise/widgets.js" data-module></script></body>"""
+BUNDLE_TAGS = ('<link rel="preload" as="script" href="../../assets/javascripts/bundle.a5f9d56c.min.js" '
+               'fetchpriority="low"><script type="layerwise/after-first-frame" '
+               'src="../../assets/javascripts/bundle.a5f9d56c.min.js"></script>')
+JUMPS_TAGS = ('<link rel="preload" as="script" href="../../assets/jumps.js" fetchpriority="low">'
+              '<script type="layerwise/after-first-frame" src="../../assets/jumps.js"></script>')
 
 
 @pytest.fixture
@@ -30,7 +37,7 @@ def test_without_widgets_keeps_the_prerendered_numbers_and_the_theme(site):
 
 def test_without_theme_js_drops_only_the_bundle(site):
     html = (site / variants.add_variant(site, "layers/layernorm/", "without-theme-js") / "index.html").read_text()
-    assert html == PAGE.replace(BUNDLE_TAG, "")
+    assert html == PAGE.replace(BUNDLE_TAGS, "")
 
 
 def test_a_variant_that_changes_nothing_stops_the_benchmark(site):
@@ -64,8 +71,8 @@ def test_without_jumps_drops_the_pages_own_handling_of_moves_within_it(site):
     });
     // A block far off screen skips rendering
   }</script>"""
-    jumps = '<script defer fetchpriority="low" src="../../assets/jumps.js"></script>'
-    (site / "layers" / "layernorm" / "index.html").write_text(head_script + PAGE.replace("</body>", jumps + "</body>"))
+    page = head_script + PAGE.replace("</body>", JUMPS_TAGS + "</body>")
+    (site / "layers" / "layernorm" / "index.html").write_text(page)
     html = (site / variants.add_variant(site, "layers/layernorm/", "without-jumps") / "index.html").read_text()
     assert "popstate" not in html and "jumps.js" not in html
     assert 'classList.add("lw-js");\n    // A block far off screen skips rendering' in html  # the rest of the script stays
@@ -73,7 +80,6 @@ def test_without_jumps_drops_the_pages_own_handling_of_moves_within_it(site):
 
 
 def test_a_variant_must_change_everything_it_names(site):
-    jumps = '<script defer fetchpriority="low" src="../../assets/jumps.js"></script>'
-    (site / "layers" / "layernorm" / "index.html").write_text(PAGE.replace("</body>", jumps + "</body>"))
+    (site / "layers" / "layernorm" / "index.html").write_text(PAGE.replace("</body>", JUMPS_TAGS + "</body>"))
     with pytest.raises(ValueError, match="'without-jumps' of layers/layernorm/ changes nothing"):
         variants.add_variant(site, "layers/layernorm/", "without-jumps")  # no popstate listener to remove

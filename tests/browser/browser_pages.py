@@ -19,6 +19,26 @@ def reports_device(memory_gb, cores=2):
                    for name, value in (("deviceMemory", memory_gb), ("hardwareConcurrency", cores)))
 
 
+# The page's scripts start after its first frame (layerwise_build/pagescripts.py), which can come after 'load', where
+# Playwright's goto, reload and go_back return. Done when none is left to start and the last has run; a page built
+# without the plugin has none.
+SCRIPTS_RAN = """!document.querySelector('script[type="layerwise/after-first-frame"]')
+    && (!document.querySelector('script[data-after-first-frame]') || window.Layerwise?.scriptsRan === true)"""
+
+
+def waits_for_scripts(page):
+    """Make ``page``'s goto, reload, go_back and go_forward return once the page's scripts have run, as they did when
+    the scripts ran before 'load' (a test then checks what they made, as a reader who arrives sees it)."""
+    def then_scripts(navigate):
+        def navigated(*args, **kwargs):
+            response = navigate(*args, **kwargs)
+            page.wait_for_function(SCRIPTS_RAN)
+            return response
+        return navigated
+    for name in ("goto", "reload", "go_back", "go_forward"):
+        setattr(page, name, then_scripts(getattr(page, name)))
+
+
 def two_frames(page):
     """Wait until the page has rendered two more frames: what a script does "before the next paint" (a
     requestAnimationFrame callback, a ResizeObserver's, a content-visibility state change) has then been done, however

@@ -13,7 +13,7 @@ import pytest
 
 from layerwise_build.livewidgets.serve import start_server
 from layerwise_build.livewidgets.sitebuild import build_site
-from browser_pages import reports_device
+from browser_pages import reports_device, waits_for_scripts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,6 +83,8 @@ class Watched:
 
     def __init__(self, context, page, origin):
         self.context, self.page, self.origin = context, page, origin
+        waits_for_scripts(page)
+        context.on("page", waits_for_scripts)  # a second tab a test opens
         self.console_errors, self.page_errors, self.requests, self.dialogs = [], [], [], []
         page.on("console", lambda m: m.type == "error" and self.console_errors.append((m.text, m.location.get("url", ""))))
         page.on("pageerror", lambda e: self.page_errors.append(str(e)))

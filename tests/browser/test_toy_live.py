@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from browser_pages import wait_for_engine
+from browser_pages import wait_for_engine, waits_for_scripts
 
 from layerwise_build.livewidgets.serve import start_server
 from layerwise_build.livewidgets.sitebuild import build_site
@@ -51,6 +51,7 @@ def toy_live(tmp_path_factory):
 def test_the_toys_worker_recomputes_an_edit_with_the_toys_kind(toy_live, browser):
     context = browser.new_context()
     page = context.new_page()
+    waits_for_scripts(page)
     try:
         page.goto(toy_live)
         assert wait_for_engine(page) == {"state": "ready", "reason": ""}

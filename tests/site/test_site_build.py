@@ -143,23 +143,32 @@ def test_search_index_keeps_prose_and_titles_but_not_numbers_or_code(built_site)
     assert "weighted sum" in linear  # from the opening paragraph of docs/layers/linear.md
 
 
-def test_no_script_blocks_the_first_paint_and_the_bundle_runs_first(built_site):
-    """Every script file a page loads is deferred (a module is by nature) and fetched after the page's HTML, CSS and
-    fonts; deferred scripts and modules run in document order, so the theme's bundle must come first: widgets.js and
+def test_every_script_waits_for_the_first_frame_preloaded_and_the_bundle_runs_first(built_site):
+    """Every script file a page loads is written inert (the head's script starts it after the first frame,
+    layerwise_build/pagescripts.py) beside a low-priority preload of the same file, so it is fetched with the page but
+    after its HTML, CSS and fonts. They start in document order, so the theme's bundle must come first: widgets.js and
     practice/loader.js subscribe to its document$ when they run."""
-    blocking, out_of_order, pages = [], [], 0
+    runs_early, unpreloaded, out_of_order, pages = [], [], [], 0
     for page in _pages(built_site):
-        tags = [tag for tag in LOADING_TAG.findall(page.read_text()) if tag.startswith("<script") and " src=" in tag]
-        if not tags:
+        tags = LOADING_TAG.findall(page.read_text())
+        scripts = [tag for tag in tags if tag.startswith("<script") and " src=" in tag]
+        if not scripts:
             continue
         pages += 1
-        for tag in tags:
-            deferred = " defer" in tag or 'type="module"' in tag
-            if not deferred or 'fetchpriority="low"' not in tag:
-                blocking.append(f"{page.relative_to(built_site)}: {tag}")
-        sources = [re.search(r'\bsrc="([^"]*)"', tag).group(1) for tag in tags]
+        name = page.relative_to(built_site)
+        preloads = {re.search(r'\bhref="([^"]*)"', tag).group(1): tag for tag in tags
+                    if re.search(r'rel="(?:modulepreload|preload)"', tag)}
+        for tag in scripts:
+            src = re.search(r'\bsrc="([^"]*)"', tag).group(1)
+            if 'type="layerwise/after-first-frame"' not in tag:
+                runs_early.append(f"{name}: {tag}")
+            preload = preloads.get(src, "")
+            as_module = "data-module" in tag
+            if 'fetchpriority="low"' not in preload or ('rel="modulepreload"' in preload) != as_module:
+                unpreloaded.append(f"{name}: {tag} ({preload or 'no preload'})")
+        sources = [re.search(r'\bsrc="([^"]*)"', tag).group(1) for tag in scripts]
         bundle = [i for i, src in enumerate(sources) if "/javascripts/bundle." in src]
         if bundle != [0]:
-            out_of_order.append(f"{page.relative_to(built_site)}: {sources[:3]}")
-    assert blocking == [] and out_of_order == []
+            out_of_order.append(f"{name}: {sources[:3]}")
+    assert runs_early == [] and unpreloaded == [] and out_of_order == []
     assert pages > 20  # every page of the site loads the theme's bundle

@@ -49,14 +49,15 @@ input.addEventListener("input", async () => {{
 }});
 </script>"""
 
-THEME_BUNDLE = re.compile(r'<script[^>]*src="[^"]*/bundle\.[^"]*"[^>]*></script>')
+# a script and its preload (layerwise_build/pagescripts.py)
+THEME_BUNDLE = re.compile(r'<(?:script|link)[^>]*(?:src|href)="[^"]*/bundle\.[^"]*"[^>]*>(?:</script>)?')
 WIDGET_ASSETS = re.compile(r'<script[^>]*src="[^"]*assets/layerwise/[^"]*"[^>]*></script>'  # classic or module
                            r'|<link[^>]*href="[^"]*assets/layerwise/[^"]*"[^>]*>')  # widgets.css, module preloads
 
 # The page's own handling of moves within it (overrides/main.html's popstate listener, docs/assets/jumps.js): without
 # them, mkdocs-material's instant navigation takes a same-page link as it did before
 WITHIN_PAGE_POPSTATE = re.compile(r'\n *// A move within the page .*?\n *\}\);\n', re.S)
-JUMPS = re.compile(r'<script[^>]*src="[^"]*assets/jumps\.js"[^>]*></script>')
+JUMPS = re.compile(r'<(?:script|link)[^>]*(?:src|href)="[^"]*assets/jumps\.js"[^>]*>(?:</script>)?')
 
 # name -> [(pattern, replacement)] applied to the page's HTML
 EDITS = {

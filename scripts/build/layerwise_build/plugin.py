@@ -55,6 +55,9 @@ class LayerwisePlugin(BasePlugin[LayerwiseOptions]):
     def on_post_page(self, output, page, config):
         return self._run("on_post_page", output, page=page, config=config)
 
+    def on_post_template(self, output_content, template_name, config):
+        return self._run("on_post_template", output_content, template_name=template_name, config=config)
+
     def on_post_build(self, config):
         for part in self._parts():
             if hasattr(part, "on_post_build"):

@@ -23,6 +23,7 @@ from ..crosslink.source_index import TITLE as SOURCE_TITLE, index_page
 from ..mathrender import KatexError, KatexRenderer, index_math, render_math
 from ..mathrender.fonts import KatexFonts, with_font_preloads
 from ..newpage.places import unfilled
+from ..pagescripts import after_first_frame
 
 log = logging.getLogger("mkdocs.plugins.layerwise")
 KATEX_DIST = Path("node_modules") / "katex" / "dist"  # under the project's root, where `npm ci` puts it
@@ -113,6 +114,7 @@ def on_page_content(html, page, config, files):
 
 
 def on_post_page(output, page, config):
+    output = after_first_frame(output, page.file.src_uri)
     try:
         output = render_math(output, _katex)
     except KatexError as error:
@@ -120,6 +122,11 @@ def on_post_page(output, page, config):
         return output
     fonts_url = get_relative_url(KATEX_SITE_DIR, page.url)
     return with_font_preloads(output, _katex_fonts.used_by(output), fonts_url)
+
+
+def on_post_template(output, template_name, config):
+    """The theme's static pages (404.html) load the same scripts as the others."""
+    return after_first_frame(output, template_name) if template_name.endswith(".html") else output
 
 
 def on_shutdown():

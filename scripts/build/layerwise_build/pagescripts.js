@@ -1,0 +1,28 @@
+// Written by the build after a page's inert script tags (pagescripts.py says why): once the page's first frame is
+// drawn, each is put back as a real script, in the order written, so they run as deferred scripts would have.
+addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => setTimeout(() => {
+  // The theme's bundle sets itself up on DOMContentLoaded, which has passed by now: a listener for it is called at
+  // once, as the event will not come again in this document (instant navigation keeps it).
+  const listen = document.addEventListener;
+  document.addEventListener = function (type, listener, options) {
+    if (type !== "DOMContentLoaded") return listen.call(this, type, listener, options);
+    const call = typeof listener === "function" ? listener : listener.handleEvent.bind(listener);
+    setTimeout(() => call.call(document, new Event(type)));
+  };
+  let script;
+  for (const held of document.querySelectorAll('script[type="layerwise/after-first-frame"]')) {
+    script = document.createElement("script");
+    if (held.hasAttribute("data-module")) script.type = "module";
+    script.async = false;  // run in the order written, not as each arrives
+    script.src = held.src;
+    script.dataset.afterFirstFrame = "";
+    held.replaceWith(script);
+  }
+  // Said once the last has run and the listeners above were called: what 'load' said before, as that event may now
+  // come first (the browser tests wait for it: tests/browser/browser_pages.py).
+  const ran = () => setTimeout(() => {
+    window.Layerwise = Object.assign(window.Layerwise || {}, { scriptsRan: true });
+  });
+  script?.addEventListener("load", ran, { once: true });
+  script?.addEventListener("error", ran, { once: true });
+})), { once: true });
