@@ -1,28 +1,45 @@
-// Written by the build after a page's inert script tags (pagescripts.py says why): once the page's first frame is
-// drawn, each is put back as a real script, in the order written, so they run as deferred scripts would have.
-addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => setTimeout(() => {
-  // The theme's bundle sets itself up on DOMContentLoaded, which has passed by now: a listener for it is called at
-  // once, as the event will not come again in this document (instant navigation keeps it).
-  const listen = document.addEventListener;
-  document.addEventListener = function (type, listener, options) {
-    if (type !== "DOMContentLoaded") return listen.call(this, type, listener, options);
-    const call = typeof listener === "function" ? listener : listener.handleEvent.bind(listener);
-    setTimeout(() => call.call(document, new Event(type)));
+// Written by the build after a page's inert script tags (pagescripts.py says why): once the page is parsed and its
+// first paint shown, each is put back as a real script, in the order written, so they run as deferred scripts would.
+{
+  const start = () => {
+    // The theme's bundle sets itself up on DOMContentLoaded, which has passed by now: a listener for it is called at
+    // once, as the event will not come again in this document (instant navigation keeps it).
+    const listen = document.addEventListener;
+    document.addEventListener = function (type, listener, options) {
+      if (type !== "DOMContentLoaded") return listen.call(this, type, listener, options);
+      const call = typeof listener === "function" ? listener : listener.handleEvent.bind(listener);
+      setTimeout(() => call.call(document, new Event(type)));
+    };
+    let script;
+    for (const held of document.querySelectorAll('script[type="layerwise/after-first-frame"]')) {
+      script = document.createElement("script");
+      if (held.hasAttribute("data-module")) script.type = "module";
+      script.async = false;  // run in the order written, not as each arrives
+      script.src = held.src;
+      script.dataset.afterFirstFrame = "";
+      held.replaceWith(script);
+    }
+    // Said once the last has run and the listeners above were called: what 'load' said before, as that event may now
+    // come first (the browser tests wait for it: tests/browser/browser_pages.py).
+    const ran = () => setTimeout(() => {
+      window.Layerwise = Object.assign(window.Layerwise || {}, { scriptsRan: true });
+    });
+    script?.addEventListener("load", ran, { once: true });
+    script?.addEventListener("error", ran, { once: true });
   };
-  let script;
-  for (const held of document.querySelectorAll('script[type="layerwise/after-first-frame"]')) {
-    script = document.createElement("script");
-    if (held.hasAttribute("data-module")) script.type = "module";
-    script.async = false;  // run in the order written, not as each arrives
-    script.src = held.src;
-    script.dataset.afterFirstFrame = "";
-    held.replaceWith(script);
-  }
-  // Said once the last has run and the listeners above were called: what 'load' said before, as that event may now
-  // come first (the browser tests wait for it: tests/browser/browser_pages.py).
-  const ran = () => setTimeout(() => {
-    window.Layerwise = Object.assign(window.Layerwise || {}, { scriptsRan: true });
-  });
-  script?.addEventListener("load", ran, { once: true });
-  script?.addEventListener("error", ran, { once: true });
-})), { once: true });
+
+  // The browser reports the first paint once it is shown. An animation frame comes earlier: when headless Chromium
+  // held the first frame's display a second, scripts started on a frame ran in that second, and Lighthouse counted
+  // them in the first paint. Where paints are not reported, the second frame starts after the first is drawn.
+  const afterFirstPaint = () => {
+    if (!PerformanceObserver.supportedEntryTypes?.includes("paint")) {
+      requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(start)));
+      return;
+    }
+    new PerformanceObserver((entries, observer) => {
+      observer.disconnect();
+      start();
+    }).observe({ type: "paint", buffered: true });
+  };
+  addEventListener("DOMContentLoaded", afterFirstPaint, { once: true });
+}
