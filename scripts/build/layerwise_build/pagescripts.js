@@ -20,9 +20,10 @@
       held.replaceWith(script);
     }
     // Said once the last has run and the listeners above were called: what 'load' said before, as that event may now
-    // come first (the browser tests wait for it: tests/browser/browser_pages.py).
+    // come first (the head's script of a page opened mid-way waits for it, and so do the browser tests).
     const ran = () => setTimeout(() => {
       window.Layerwise = Object.assign(window.Layerwise || {}, { scriptsRan: true });
+      dispatchEvent(new Event("layerwise:scripts-ran"));
     });
     script?.addEventListener("load", ran, { once: true });
     script?.addEventListener("error", ran, { once: true });
