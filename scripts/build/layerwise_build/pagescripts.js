@@ -11,7 +11,9 @@
       setTimeout(() => call.call(document, new Event(type)));
     };
     let script;
+    const started = new Set();
     for (const held of document.querySelectorAll('script[type="layerwise/after-first-frame"]')) {
+      started.add(held.src);
       script = document.createElement("script");
       if (held.hasAttribute("data-module")) script.type = "module";
       script.async = false;  // run in the order written, not as each arrives
@@ -19,14 +21,19 @@
       script.dataset.afterFirstFrame = "";
       held.replaceWith(script);
     }
+    // Their preloads have done their work. Left in, the theme's bundle would write each relative href out in full
+    // as it starts, and a classic script's preload, so changed, asks for its file again.
+    for (const preload of document.querySelectorAll("link[rel=preload][as=script], link[rel=modulepreload]")) {
+      if (started.has(preload.href)) preload.remove();
+    }
     // Said once the last has run and the listeners above were called: what 'load' said before, as that event may now
     // come first (the head's script of a page opened mid-way waits for it, and so do the browser tests).
     const ran = () => setTimeout(() => {
       window.Layerwise = Object.assign(window.Layerwise || {}, { scriptsRan: true });
       dispatchEvent(new Event("layerwise:scripts-ran"));
     });
-    script?.addEventListener("load", ran, { once: true });
-    script?.addEventListener("error", ran, { once: true });
+    if (!script) ran();  // a page with no script to start
+    else for (const end of ["load", "error"]) script.addEventListener(end, ran, { once: true });
   };
 
   // The browser reports the first paint once it is shown. An animation frame comes earlier: when headless Chromium
