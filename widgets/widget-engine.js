@@ -35,10 +35,13 @@ export function startEngine() {
 }
 
 /* The engine's downloads (~16 MB with NumPy) and its wasm compile start once the page has been drawn, not while
- * its first frame is still to come: a frame's animation callbacks run just before it is drawn, and a task queued
- * from one runs after. A tab opened in the background starts it when first shown. */
+ * its first frame is still to come. The page's scripts start once its first paint is reported
+ * (layerwise_build/pagescripts.js), so on a page's first set-up it starts at once; elsewhere (a page built without
+ * the plugin) a frame's animation callbacks run just before it is drawn, and a task queued from one runs after. A
+ * tab opened in the background starts it when first shown. */
 export function startEngineAfterFirstPaint() {
-  requestAnimationFrame(() => setTimeout(startEngine, 0));
+  if (performance.getEntriesByType("paint").length) startEngine();
+  else requestAnimationFrame(() => setTimeout(startEngine, 0));
 }
 
 /* A reader who arrived at an exercise (the Practice page's list, the contents' "Practice") came to write code: the

@@ -2,13 +2,18 @@
 // first paint shown, each is put back as a real script, in the order written, so they run as deferred scripts would.
 {
   const start = () => {
-    // The theme's bundle sets itself up on DOMContentLoaded, which has passed by now: a listener for it is called at
-    // once, as the event will not come again in this document (instant navigation keeps it).
+    // The theme's bundle sets itself up on DOMContentLoaded, which has passed by now and will not come again in this
+    // document (instant navigation keeps it). A listener added from here on is called once every script has run, as
+    // the event came after deferred scripts (the widgets set up before the theme's start-up, as they did), or at
+    // once after that.
     const listen = document.addEventListener;
+    const waiting = [];
+    let allRan = false;
     document.addEventListener = function (type, listener, options) {
       if (type !== "DOMContentLoaded") return listen.call(this, type, listener, options);
       const call = typeof listener === "function" ? listener : listener.handleEvent.bind(listener);
-      setTimeout(() => call.call(document, new Event(type)));
+      if (allRan) setTimeout(() => call.call(document, new Event(type)));
+      else waiting.push(call);
     };
     let script;
     const started = new Set();
@@ -28,10 +33,12 @@
     }
     // Said once the last has run and the listeners above were called: what 'load' said before, as that event may now
     // come first (the head's script of a page opened mid-way waits for it, and so do the browser tests).
-    const ran = () => setTimeout(() => {
+    const ran = () => {
+      allRan = true;
+      for (const call of waiting) call.call(document, new Event("DOMContentLoaded"));
       window.Layerwise = Object.assign(window.Layerwise || {}, { scriptsRan: true });
       dispatchEvent(new Event("layerwise:scripts-ran"));
-    });
+    };
     if (!script) ran();  // a page with no script to start
     else for (const end of ["load", "error"]) script.addEventListener(end, ran, { once: true });
   };
