@@ -1,15 +1,16 @@
 """The scripts at the end of a page (the theme's bundle, engine-config.js, the widgets' modules, practice, the small
-extras) start once the page's first frame is drawn.
+extras) start once the page's first paint is shown.
 
 None of them draws anything the reader needs for the first screen: the build wrote it whole. Deferred, they ran as
 soon as the page was parsed, which can be before its first frame is shown. Headless Chromium sometimes holds that
 frame a second or two, its main thread idle, and Lighthouse then simulates the first paint and the largest one after
 every task that came before it: the theme's start-up and the widgets' set-up (scripts/bench/HISTORY.md, "Scripts
-after the first frame").
+after the first paint").
 
 So each tag is written inert (``type="layerwise/after-first-frame"``: the browser neither fetches nor runs a script
 of a type it does not know) beside a low-priority preload of the same file, and pagescripts.js, inlined after them,
-puts real ones in their place, in document order, after the first frame. Any site built with the plugin gets both.
+puts real ones in their place, in document order, once the first paint is reported. Any site built with the plugin
+gets both.
 """
 import re
 from pathlib import Path
