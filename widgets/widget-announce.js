@@ -1,10 +1,8 @@
 /* What a screen reader hears without moving: one polite live region per page, written only once typing has paused,
  * so a reader is told what an edit changed ("y and dx updated, 15 cells") or what is wrong, never every keystroke. */
-const PAUSE_MS = 900; // no key for this long: the reader has stopped typing
+import { atNextPause } from "./widget-pause.js";
 
 let region = null;
-let timer = null;
-let lastKeyAt = -Infinity;
 const waiting = new Map(); // who (a widget's id, "engine") -> () => text, asked when the pause comes
 
 /* Called when a page with widgets is set up: a region must exist before it speaks, or it may not be heard. */
@@ -19,28 +17,16 @@ export function liveRegion() {
 }
 
 function flush() {
-  timer = null;
   const text = [...waiting.values()].map((makeText) => makeText()).filter(Boolean).join(" ");
   waiting.clear();
   if (text) liveRegion().textContent = text;
-}
-
-function schedule() {
-  clearTimeout(timer);
-  timer = setTimeout(flush, Math.max(0, lastKeyAt + PAUSE_MS - performance.now()));
-}
-
-/* The reader typed: whatever is waiting waits for the next pause. */
-export function typing() {
-  lastKeyAt = performance.now();
-  if (waiting.size) schedule();
 }
 
 /* Say `makeText()` at the next pause in typing (at once when the reader is not typing), after what others asked
  * to say meanwhile; a later call by the same `who` replaces its earlier one still waiting. */
 export function announce(who, makeText) {
   waiting.set(who, makeText);
-  schedule();
+  atNextPause("announcer", flush);
 }
 
 /* "y", "y and dx", "y, dx and db" */

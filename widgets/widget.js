@@ -2,12 +2,13 @@
  * (widget-storage.js) and the engine (widget-engine.js) to the reader's edits. Pages arrive pre-rendered
  * (layerwise_build/livewidgets/render.py); this makes the cells editable and keeps the outputs in step with them. */
 import { compute, engine, startEngine } from "./widget-engine.js";
-import { announce, listOfNames, typing } from "./widget-announce.js";
+import { announce, listOfNames } from "./widget-announce.js";
+import { typing } from "./widget-pause.js";
 import { HELP_ID, firstGridFocus, helpTip } from "./widget-help.js";
 import * as keys from "./widget-keys.js";
 import { element, markCell, markScrolling, placeUnder, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
 import { InputState, clone, planPaste } from "./widget-state.js";
-import { savedValues, storeValues } from "./widget-storage.js";
+import { savedValues, storeValues, writePendingLink } from "./widget-storage.js";
 
 // an answer slower than this shows that the engine is working (Generation's first, which trains its model)
 const WORKING_AFTER_MS = 300;
@@ -379,6 +380,7 @@ export class Widget {
   /* The link goes to the clipboard; "Link copied" shows under the button for a moment (laid over the page, so
    * nothing moves) and is announced. Without clipboard access the link is shown to copy by hand. */
   async copyLink(button) {
+    writePendingLink();
     try {
       await navigator.clipboard.writeText(location.href);
     } catch (e) {

@@ -7,16 +7,21 @@ import { Widget } from "./widget.js";
 import { announce, liveRegion } from "./widget-announce.js";
 import { engine, onEngineChange, startEngineAfterFirstPaint, startEngineAfterPractice } from "./widget-engine.js";
 import { setUpHelp } from "./widget-help.js";
-import { writeLink } from "./widget-storage.js";
+import { pause } from "./widget-pause.js";
+import { catchUpLink, scheduleLink } from "./widget-storage.js";
 
 let pageWidgets = [];
 let firstPage = true; // the document the browser loaded, before any instant navigation
 
 /* The link holds every edited widget of the page. */
-function saveLink() {
+function editedValues() {
   const edited = {};
   for (const widget of pageWidgets) if (!widget.isAtStart()) edited[widget.id] = widget.values;
-  writeLink(edited);
+  return edited;
+}
+
+function saveLink() {
+  scheduleLink(editedValues);
 }
 
 const CRASH_SHOWN = 48; // characters of the crash's reason shown, so that the notice stays one line
@@ -126,6 +131,7 @@ function initPage() {
   crashSeen = engine.crashes;
   lostIn = null;
   if (!pageWidgets.length) return;
+  catchUpLink(editedValues);
   liveRegion();
   skipToExample(pageWidgets[0]);
   if (firstPage) scrollToLinked();
@@ -146,7 +152,7 @@ function arrivedAtPractice() {
   return Boolean(target && (target.matches(".lw-exercise") || target.id === "practice"));
 }
 
-window.Layerwise = Object.assign(window.Layerwise || {}, { engine, cells, widgets: () => pageWidgets });
+window.Layerwise = Object.assign(window.Layerwise || {}, { engine, cells, pause, widgets: () => pageWidgets });
 // Set up now, then again on each instant navigation, which mkdocs-material announces on document$ (its bundle, a
 // classic script, has run before any module).
 initPage();

@@ -3,7 +3,7 @@ localStorage restore the exact example, reset forgets it. The engine is kept fro
 import json
 
 import pytest
-from browser_pages import open_without_engine
+from browser_pages import instant_go, open_without_engine
 
 pytestmark = pytest.mark.browser
 
@@ -62,8 +62,8 @@ def test_a_link_and_local_storage_restore_the_example_and_reset_forgets_it(linea
     widget_id = widget.get_attribute("data-widget-id")
     cell = widget.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]')
     cell.fill("-2.5")
+    page.wait_for_function(f"location.hash.startsWith('#lw-{widget_id}=')", timeout=5000)  # once typing pauses
     fragment = page.evaluate("location.hash")
-    assert fragment.startswith(f"#lw-{widget_id}=")
     edited = json.loads(page.evaluate("decodeURIComponent(location.hash.split('=')[1])"))
     assert edited["W"][1][2] == -2.5
     assert json.loads(page.evaluate(f"localStorage.getItem('layerwise:' + location.pathname + ':{widget_id}')")) == edited
@@ -84,3 +84,43 @@ def test_a_link_and_local_storage_restore_the_example_and_reset_forgets_it(linea
     assert page.evaluate("location.hash") == ""
     assert page.evaluate(f"localStorage.getItem('layerwise:' + location.pathname + ':{widget_id}')") is None
     assert "lw-stale" not in widget.locator(".lw-results").get_attribute("class")
+
+
+LINKED_W12 = "JSON.parse(decodeURIComponent(location.hash.split('=')[1]))['W'][1][2]"  # W[1][2] as the link holds it
+
+
+def test_the_link_is_written_when_typing_pauses_and_a_reload_or_return_before_that_keeps_the_newest_values(
+        linear_page, watched, site):
+    page, url = linear_page
+    cell = page.locator('.lw-widget[data-kind="linear"] .lw-cell[data-input="W"][data-row="1"][data-col="2"]')
+    cell.fill("-2.5")
+    page.wait_for_function(f"location.hash && {LINKED_W12} === -2.5", timeout=5000)
+    first_link = page.evaluate("location.hash")
+
+    def type_without_a_pause(text):
+        page.evaluate("Layerwise.pause.ms = 600_000")  # the reader's pause does not come within this test
+        cell.select_text()  # typing replaces the text
+        page.keyboard.type(text, delay=80)
+        assert cell.input_value() == text
+
+    type_without_a_pause("7")
+    assert page.evaluate(LINKED_W12) == -2.5  # the link waits for the pause
+    page.reload()
+    page.wait_for_function("document.querySelector('.lw-reset:enabled')")
+    assert cell.input_value() == "7"  # from storage: the link the reload reopened was behind it
+    page.wait_for_function(f"{LINKED_W12} === 7")  # and the link caught up as the page was set up
+
+    type_without_a_pause("8")
+    page.wait_for_function("window.__lwSitemapRead === true")
+    instant_go(page, site, site.page_with_kind("embedding"))
+    page.go_back()  # instant navigation brings the page back in place
+    page.wait_for_function("""() => Layerwise.widgets() !== window.__widgetsBefore
+        && document.querySelector('.lw-widget[data-kind="linear"] .lw-reset:enabled')""")
+    assert cell.input_value() == "8"
+    page.wait_for_function(f"{LINKED_W12} === 8")
+
+    type_without_a_pause("9")
+    page.goto("about:blank")  # the same tab: what it noted of the page's link is still there
+    page.goto(url + first_link)  # but a link opened meanwhile is followed as always
+    page.wait_for_function("document.querySelector('.lw-reset:enabled')")
+    assert cell.input_value() == "-2.5"

@@ -247,7 +247,7 @@ def test_a_typed_edit_times_its_request_in_order_on_one_clock(live, watched):
     assert edit["workerEnd"] - edit["workerStart"] >= page.evaluate("Layerwise.engine.pythonMs") - 0.2
 
 
-def test_a_live_edit_reaches_the_link_and_local_storage_once_its_result_is_shown(live, watched):
+def test_a_live_edit_reaches_local_storage_once_its_result_is_shown_and_the_link_when_typing_pauses(live, watched):
     page = watched.page
     page.goto(live.url + "layers/linear/")
     page.locator(".lw-widget").first.scroll_into_view_if_needed()
@@ -256,8 +256,8 @@ def test_a_live_edit_reaches_the_link_and_local_storage_once_its_result_is_shown
     page.evaluate(EDIT, [0, [["W", 0, 1, "-3.25"], ["b", 0, 2, "4"]]])
     saved = json.loads(page.evaluate(f"localStorage.getItem('layerwise:' + location.pathname + ':{widget_id}')"))
     assert saved["W"][0][1] == -3.25 and saved["b"][2] == 4
+    page.wait_for_function(f"location.hash.startsWith('#lw-{widget_id}=')", timeout=5000)
     fragment = page.evaluate("location.hash")
-    assert fragment.startswith(f"#lw-{widget_id}=")
     page.goto("about:blank")
     page.goto(live.url + "layers/linear/" + fragment)
     restored = page.locator(f'.lw-widget[data-widget-id="{widget_id}"]')

@@ -39,7 +39,9 @@ def test_copy_link_says_so_and_the_link_opens_at_the_example(watched, site):
     watched.context.grant_permissions(["clipboard-read", "clipboard-write"])
     open_without_engine(watched, site, "embedding")
     widget = page.locator('.lw-widget[data-kind="embedding"]').first
-    widget.locator('.lw-cell[data-input="ids"][data-col="1"]').fill("1")  # saved at once: the engine is blocked
+    page.evaluate("Layerwise.pause.ms = 600_000")  # no pause in typing before the click: Copy writes the link
+    widget.locator('.lw-cell[data-input="ids"][data-col="1"]').fill("1")
+    page.evaluate("Layerwise.pause.ms = 900")  # what is said after the click, at the usual pause
     page.evaluate("""() => { window.__said = [];
         new MutationObserver(() => window.__said.push(document.querySelector('.lw-announcer').textContent))
             .observe(document.querySelector('.lw-announcer'), {childList: true, characterData: true, subtree: true}); }""")

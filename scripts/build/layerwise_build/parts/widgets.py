@@ -22,7 +22,7 @@ ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the
 # ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
 BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "engine-client.js", "widget-state.js",
                    "widget-render.js", "widget-storage.js", "widget-keys.js", "widget-help.js", "widget-announce.js",
-                   "cells.js")
+                   "widget-pause.js", "cells.js")
 BROWSER_FILES = BROWSER_MODULES + ("worker.js", "engine-loader.js", "widgets.css")  # the workers importScripts the loader
 # generated: where Pyodide and the site's lock file are, the package to load and the modules the workers import,
 # the readiness timeout
