@@ -52,7 +52,7 @@ export function writePendingLink() {
 /* On a page's set-up, after its widgets read their values: a link left behind is rewritten from them. */
 export function catchUpLink(edited) {
   if (linkIsBehind()) writeLink(edited());
-  else removeSessionValue(BEHIND_PREFIX + location.pathname); // a link opened since: it was followed
+  else setSessionValue(BEHIND_PREFIX + location.pathname, null); // a link opened since: it was followed
 }
 
 function linkIsBehind() {
@@ -64,7 +64,7 @@ function writeLink(edited) {
   const fragment = cells.writeFragment(edited);
   const keep = location.hash && !location.hash.startsWith("#lw-") ? location.hash : "";
   history.replaceState(history.state, "", location.pathname + location.search + (fragment ? "#" + fragment : keep));
-  removeSessionValue(BEHIND_PREFIX + location.pathname);
+  setSessionValue(BEHIND_PREFIX + location.pathname, null);
 }
 
 // sessionStorage may be disabled: the link is then written as before, only later.
@@ -72,10 +72,10 @@ function sessionValue(key) {
   try { return sessionStorage.getItem(key); } catch (e) { return null; }
 }
 
+/* `value` null forgets the key. */
 function setSessionValue(key, value) {
-  try { sessionStorage.setItem(key, value); } catch (e) { /* see sessionValue */ }
-}
-
-function removeSessionValue(key) {
-  try { sessionStorage.removeItem(key); } catch (e) { /* see sessionValue */ }
+  try {
+    if (value === null) sessionStorage.removeItem(key);
+    else sessionStorage.setItem(key, value);
+  } catch (e) { /* see sessionValue */ }
 }
