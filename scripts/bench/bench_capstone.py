@@ -22,10 +22,9 @@ for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(variable, "1")  # Pyodide's NumPy has one thread: compare like with like
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from browserbench import chromium  # noqa: E402
 from browserbench.served import built_and_served  # noqa: E402
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 LONG_TASKS = """window.__longTasks = [];
 new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.__longTasks.push(
   [entry.startTime, entry.duration]); }).observe({type: "longtask", buffered: true});"""
@@ -99,7 +98,7 @@ def main():
     tab = {name: [] for name in variants}
     with built_and_served(dist) as (_, site):
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=chromium.executable(), args=chromium.ARGS)
             for _ in range(args.runs):  # interleaved, so a load change on the machine hits all alike
                 for name, sources in variants.items():
                     cpython[name].append(cpython_steps_per_s(args.steps, sources))

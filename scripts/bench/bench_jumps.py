@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browserbench import loads, served, variants  # noqa: E402
+from browserbench import chromium, loads, served, variants  # noqa: E402
 
 SITEMAP_READ = """{
   const parse = DOMParser.prototype.parseFromString;
@@ -88,7 +88,7 @@ def main():
         pages = {"as built": args.page, "without-jumps": variants.add_variant(root, args.page, "without-jumps")}
         results = {name: [] for name in pages}
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=loads.CHROMIUM, args=loads.CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=chromium.executable(), args=chromium.ARGS)
             for run in range(args.runs):
                 for name in (list(pages) if run % 2 == 0 else list(pages)[::-1]):
                     results[name].append(follow(browser, url + pages[name], args.target))

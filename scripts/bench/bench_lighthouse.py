@@ -24,13 +24,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from browserbench import chromium  # noqa: E402
 from browserbench.static_host import start_static_host  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
 from layerwise_build.sitenav import load_nav, nav_pages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / "node_modules" / ".bin"
-CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 SECTIONS = ("Layers", "The whole model")  # nav sections audited beside Home
 COLUMNS = ("page", "mobile perf", "TBT", "CLS", "TTI", "desktop perf", "desktop CLS", "a11y", "best practices",
@@ -69,7 +69,8 @@ def lighthouse(url, desktop):
                f"--only-categories={','.join(CATEGORIES)}", "--chrome-flags=--headless=new --no-sandbox"]
     if desktop:
         command.append("--preset=desktop")
-    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "CHROME_PATH": CHROMIUM})
+    browser = {"CHROME_PATH": chromium.executable()}
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **browser})
     if done.returncode != 0:
         raise RuntimeError(f"lighthouse {url} failed: {done.stderr.strip()[-800:]}")
     return json.loads(done.stdout)
@@ -85,8 +86,9 @@ def pa11y(url, config):
 
 def pa11y_config(folder):
     path = Path(folder) / "pa11y.json"
+    browser = {"executablePath": chromium.executable(), "args": ["--no-sandbox"]}
     path.write_text(json.dumps({"standard": "WCAG2AA", "runners": ["htmlcs"], "timeout": 120_000,
-                                "chromeLaunchConfig": {"executablePath": CHROMIUM, "args": ["--no-sandbox"]}}))
+                                "chromeLaunchConfig": browser}))
     return path
 
 
@@ -167,6 +169,7 @@ def main():
             sys.exit(f"{BIN / tool} is missing: run `bash scripts/dev.sh test --co -q` (npm ci) first")
     if args.runs < 1:
         sys.exit(f"--runs must be at least 1, not {args.runs}")
+    chromium.executable()  # before the build: said at once when it is missing
     pages = chosen(audited_pages(), args.pages)
     with tempfile.TemporaryDirectory(prefix="layerwise-lighthouse-") as folder:
         server = start_static_host(Path(folder) / "site")

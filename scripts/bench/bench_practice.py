@@ -28,10 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from browserbench import chromium  # noqa: E402
 from browserbench.served import built_and_served  # noqa: E402
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 ENDLESS = "def {function}(*args, **kwargs):\n    while True:\n        pass\n"
 TIMED_RUN = """async ([id, code]) => {
     const exercise = Layerwise.practice.exercises().find(e => e.id === id);
@@ -179,7 +178,7 @@ def main():
                          and p.parent.name != "practice")
         url = site + page_path
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=chromium.executable(), args=chromium.ARGS)
             rows = practice_bytes(browser, url, root)
             print(f"exercise page {page_path}, exercise {args.exercise}")
             for name, raw, packed in rows:
@@ -191,7 +190,7 @@ def main():
             for _ in range(args.runs):
                 with tempfile.TemporaryDirectory() as profile:
                     context = playwright.chromium.launch_persistent_context(
-                        profile, executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+                        profile, executable_path=chromium.executable(), args=chromium.ARGS)
                     for name, value in (("deviceMemory", args.device_memory), ("hardwareConcurrency", args.cores)):
                         if value:
                             context.add_init_script(f"Object.defineProperty(Navigator.prototype, '{name}', "

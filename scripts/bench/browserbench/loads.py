@@ -8,9 +8,8 @@ disables the HTTP cache.
 import tempfile
 from contextlib import contextmanager
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+from browserbench import chromium
+
 WASM = "pyodide.asm.wasm"
 READY_TIMEOUT_MS = 120_000
 
@@ -39,7 +38,7 @@ def fresh_profile(playwright):
     """A persistent context on a new, empty on-disk profile, with the long-task recorder installed."""
     with tempfile.TemporaryDirectory(prefix="lw-bench-profile-") as folder:
         context = playwright.chromium.launch_persistent_context(
-            folder, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+            folder, executable_path=chromium.executable(), args=chromium.ARGS, headless=True)
         context.add_init_script(LONG_TASK_RECORDER)
         try:
             yield context
