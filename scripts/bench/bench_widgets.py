@@ -150,11 +150,14 @@ def open_live(context, url):
 
 
 def measure_edits(playwright, url, root, edits):
-    print(f"edit -> updated DOM, {edits} edits typed key by key (highlighting of changed cells on); 'bare': the same "
-          "requests from a page with one cell and the site's worker, answered into one text node (the floor):")
+    print(f"edit -> updated DOM, {edits} edits typed key by key (highlighting of changed cells on); 'alone': the "
+          "same page with its article cut to its title and that widget (the floor of a page showing it); 'bare': "
+          "the same requests from a page with one cell and the site's worker, answered into one text node (the "
+          "floor of any page):")
     for kind in EDITED_KINDS:
         path = page_with_kind(root, kind)
-        pages = {kind: path, "bare": variants.add_bare_edit_page(root, path, kind)}
+        pages = {kind: path, "alone": variants.add_widget_alone_page(root, path, kind),
+                 "bare": variants.add_bare_edit_page(root, path, kind)}
         times = {name: [] for name in pages}
         for half, seed in enumerate((0, 1)):  # interleaved halves: a slow spell of the machine hits both pages
             for name in (list(pages) if half == 0 else list(pages)[::-1]):
@@ -175,8 +178,10 @@ def measure_edits(playwright, url, root, edits):
                 by_step = {step: [steps[step] for steps in timed] for step in STEPS}
                 print(f"  {'':10s} steps, p50 / p95 ms: " + "; ".join(
                     f"{step} {percentile(ms, 50):.1f} / {percentile(ms, 95):.1f}" for step, ms in by_step.items()))
-        ratio = percentile([t[0] for t in times[kind]], 50) / percentile([t[0] for t in times["bare"]], 50)
-        print(f"  {'':10s} p50 {kind} / bare: {ratio:.2f}x")
+        to_dom = {name: [t[0] for t in typed] for name, typed in times.items()}
+        print(f"  {'':10s} to DOM as a ratio to bare, p50 / p95: " + "; ".join(
+            f"{name} {percentile(to_dom[name], 50) / percentile(to_dom['bare'], 50):.2f}x / "
+            f"{percentile(to_dom[name], 95) / percentile(to_dom['bare'], 95):.2f}x" for name in (kind, "alone")))
 
 
 NAVIGATE = """async (target) => {

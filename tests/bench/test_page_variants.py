@@ -83,3 +83,18 @@ def test_a_variant_must_change_everything_it_names(site):
     (site / "layers" / "layernorm" / "index.html").write_text(PAGE.replace("</body>", JUMPS_TAGS + "</body>"))
     with pytest.raises(ValueError, match="'without-jumps' of layers/layernorm/ changes nothing"):
         variants.add_variant(site, "layers/layernorm/", "without-jumps")  # no popstate listener to remove
+
+
+def test_widget_alone_keeps_the_title_and_the_whole_widget_and_nothing_else_of_the_article(site):
+    article = ('<article class="md-content__inner md-typeset"><h1 id="layernorm">LayerNorm</h1><p>Intro</p>'
+               '<div class="lw-widget" data-kind="softmax"><div>other</div></div><p>Between</p>'
+               '<div class="lw-widget" data-kind="layernorm"><div class="lw-grid"><div>1.5</div></div>'
+               '<p>check</p></div><h2 id="practice">Practice</h2><div class="lw-exercise"></div></article>')
+    page = "<body><nav>contents</nav>" + article + "<footer>foot</footer></body>"
+    (site / "layers" / "layernorm" / "index.html").write_text(page)
+    path = variants.add_widget_alone_page(site, "layers/layernorm/", "layernorm")
+    assert path == "widget-alone/layernorm/"  # two folders deep, like the page
+    assert (site / path / "index.html").read_text() == (
+        '<body><nav>contents</nav><article class="md-content__inner md-typeset"><h1 id="layernorm">LayerNorm</h1>'
+        '<div class="lw-widget" data-kind="layernorm"><div class="lw-grid"><div>1.5</div></div><p>check</p></div>'
+        "</article><footer>foot</footer></body>")

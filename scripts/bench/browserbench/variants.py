@@ -1,9 +1,10 @@
 """Variants of a built page for A/B rows, each written beside the page at the same folder depth so its relative
 URLs still resolve: the page minus mkdocs-material's bundle, minus the widgets' scripts and CSS (the pre-rendered
 numbers stay), minus its own handling of moves within the page; a bare page whose worker only loads Pyodide + NumPy
-(or restores the interpreter from the site's memory snapshot first); and a bare edit page: one cell, the site's own
+(or restores the interpreter from the site's memory snapshot first); a bare edit page: one cell, the site's own
 engine client and worker and the same request as a widget, the answer written to one text node (the floor of
-edit -> updated DOM)."""
+edit -> updated DOM); and the page with its article cut to its title and one widget (the floor of a page that shows
+that widget: the theme, the scripts and the widget itself, none of the text)."""
 import html
 import json
 import re
@@ -92,6 +93,31 @@ def add_bare_edit_page(root, page_path, kind):
     (Path(root) / path).mkdir(parents=True)
     (Path(root) / path / "index.html").write_text(BARE_EDIT_PAGE.format(
         kind=kind, value=first, values=json.dumps(values), edited=edited, assets="../../assets/layerwise/"))
+    return path
+
+
+ARTICLE = re.compile(r'(<article class="md-content__inner md-typeset">).*?(</article>)', re.S)
+TITLE = re.compile(r"<h1[^>]*>.*?</h1>", re.S)
+DIV_TAG = re.compile(r"<(/?)div\b")
+
+
+def add_widget_alone_page(root, page_path, kind):
+    """Write ``widget-alone/<page>/``: the page at ``page_path`` with its article holding only its title and its
+    first ``kind`` widget, whole (its nested blocks matched tag by tag)."""
+    page = (Path(root) / page_path / "index.html").read_text(encoding="utf-8")
+    start = re.search(rf'<div class="lw-widget"[^>]*data-kind="{re.escape(kind)}"', page).start()
+    depth = 0
+    for tag in DIV_TAG.finditer(page, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            break
+    widget = page[start:page.index(">", tag.start()) + 1]
+    article = ARTICLE.search(page)
+    title = TITLE.search(article.group(0)).group(0)
+    alone = page[:article.start()] + article.group(1) + title + widget + article.group(2) + page[article.end():]
+    path = "widget-alone/" + page_path.split("/", 1)[1]  # replaces the first folder: same depth, same relative URLs
+    (Path(root) / path).mkdir(parents=True, exist_ok=True)
+    (Path(root) / path / "index.html").write_text(alone, encoding="utf-8")
     return path
 
 
