@@ -115,10 +115,7 @@ def add_widget_alone_page(root, page_path, kind):
     article = ARTICLE.search(page)
     title = TITLE.search(article.group(0)).group(0)
     alone = page[:article.start()] + article.group(1) + title + widget + article.group(2) + page[article.end():]
-    path = "widget-alone/" + page_path.split("/", 1)[1]  # replaces the first folder: same depth, same relative URLs
-    (Path(root) / path).mkdir(parents=True, exist_ok=True)
-    (Path(root) / path / "index.html").write_text(alone, encoding="utf-8")
-    return path
+    return write_beside(root, page_path, "widget-alone", alone)
 
 
 def add_variant(root, page_path, name):
@@ -130,7 +127,13 @@ def add_variant(root, page_path, name):
         if not count:
             raise ValueError(f"variant {name!r} of {page_path} changes nothing: the page's markup no longer matches "
                              f"{pattern.pattern!r}")
-    path = name + "/" + page_path.split("/", 1)[1]  # replaces the first folder: same depth, same relative URLs
+    return write_beside(root, page_path, name, changed)
+
+
+def write_beside(root, page_path, folder, page):
+    """Write ``page`` as the page at ``page_path`` with its first folder replaced by ``folder`` (the same depth, so
+    its relative URLs still resolve); return that site path."""
+    path = folder + "/" + page_path.split("/", 1)[1]
     (Path(root) / path).mkdir(parents=True, exist_ok=True)
-    (Path(root) / path / "index.html").write_text(changed, encoding="utf-8")
+    (Path(root) / path / "index.html").write_text(page, encoding="utf-8")
     return path
