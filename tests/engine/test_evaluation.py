@@ -49,6 +49,28 @@ def test_held_out_loss_counts_every_target_once(length):
         evaluation.held_out_loss(params, config, ids[:1])
 
 
+def _plain_sliding_loss(params, config, ids):
+    """Target j (1 <= j < n) predicted from the ids before it, at most T of them: one forward per target, its last
+    position's log-softmax written with math."""
+    losses = []
+    for j in range(1, len(ids)):
+        context = [int(i) for i in ids[max(0, j - config.seq_len):j]]
+        logits, _ = model.forward(params, np.array([context]), config)
+        row = [float(z) for z in logits[0, -1]]
+        top = max(row)
+        losses.append(top + math.log(sum(math.exp(z - top) for z in row)) - row[int(ids[j])])
+    return sum(losses) / len(losses)
+
+
+@pytest.mark.parametrize("length", [2, 9, 10, 17, 40])  # shorter than a window, one window, one target past it, more
+def test_sliding_loss_gives_every_target_its_full_context(length):
+    config = GPTConfig(vocab_size=7, seq_len=8, emb_dim=8, num_heads=2, ff_dim=16, num_layers=1, init="xavier")
+    params = model.init_params(config, seed=3)
+    ids = np.random.default_rng(length).integers(0, 7, size=length)
+    assert evaluation.sliding_loss(params, config, ids) == pytest.approx(
+        _plain_sliding_loss(params, config, ids), rel=1e-12)
+
+
 def test_the_sonnets_baselines():
     text = data.load_corpus()
     vocab = data.build_vocab(text)
