@@ -5,12 +5,14 @@ wrong ones beyond the exercises' known mistakes that must fail with the message 
 A wrong program's ``message`` was worked out from the case it should fail on (the first case the bug changes, in
 the exercise's order) and the check that catches it; ``hint`` is the known mistake's hint it must show, or None
 when no known mistake gives the learner's output there.
+
+A new family is a new module here defining ``PROGRAMS``: nothing to register, the modules are found by name.
 """
 import importlib
+import pkgutil
 from typing import NamedTuple
 
-FAMILIES = ("embedding", "linear", "activations", "softmax", "attention", "norms", "residual", "dropout", "init",
-            "loss", "model", "training", "gradcheck")
+FAMILIES = tuple(sorted(module.name for module in pkgutil.iter_modules(__path__) if not module.name.startswith("_")))
 
 
 class Correct(NamedTuple):
