@@ -4,7 +4,7 @@ One module per exercise: id ``layernorm-backward`` is module ``layernorm_backwar
 adding one module (modules starting with ``_`` are the machinery). :func:`grade` is the entry point for tests and
 the build, :func:`grade_json` its string-returning twin for the browser's practice worker (which may call
 :func:`prepare` first), and :func:`validate` is what the strict build calls for every ``exercise`` fence. See
-ARCHITECTURE.md, "Exercises", for how to write one.
+engine/exercises/README.md for how to write one.
 """
 import ast
 import importlib
