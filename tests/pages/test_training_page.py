@@ -142,3 +142,15 @@ def test_typed_description_of_the_widgets():
     assert "`tests/engine/test_optim_data.py`" in PAGE
     cited = (REPO / "tests" / "engine" / "test_optim_data.py").read_text()
     assert all(f"optim.{name}(" in cited for name in ("clip_grad_norm", "adamw_step", "learning_rate"))
+
+
+def test_the_training_set_up_cited_from_gpt3_is_the_engines():
+    # Brown et al. 2020, appendix B, as the References line types it, against the engine's own defaults
+    import inspect
+    assert ("$\\beta_1 = 0.9$, $\\beta_2 = 0.95$, $\\epsilon = 10^{-8}$, global-norm\n  clipping at 1.0, a linear warm-up, "
+            "cosine decay to 10 % of the peak rate, weight decay 0.1") in PAGE
+    adamw = inspect.signature(optim.adamw_step).parameters
+    assert adamw["betas"].default == (0.9, 0.95) and adamw["eps"].default == 1e-8
+    settings = train.TrainSettings()
+    assert settings.grad_clip == 1.0 and settings.weight_decay == 0.1 and settings.warmup_steps > 0
+    assert optim.learning_rate(10**6, 1.0, 10, 100) == 0.1  # the cosine ends at 10 % of the peak
