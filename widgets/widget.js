@@ -76,8 +76,8 @@ export class Widget {
     });
     this.el.addEventListener("focusin", (event) => this.onFocus(event));
     this.el.addEventListener("focusout", (event) => this.onBlur(event));
-    this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target); });
-    this.el.addEventListener("click", (event) => { if (isCell(event.target)) keys.onCellClick(event.target, event.detail); });
+    this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target, event); });
+    this.el.addEventListener("click", (event) => { if (isCell(event.target)) keys.onCellClick(event.target); });
     this.el.addEventListener("input", (event) => this.onInput(event));
     this.el.addEventListener("keydown", (event) => this.onKeydown(event));
     this.el.addEventListener("paste", (event) => this.onPaste(event));
