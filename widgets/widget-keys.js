@@ -12,8 +12,6 @@
 
 export const GRID_HELP = "Arrow keys move between cells; type to replace a value; F2 puts the caret in the text; " +
                          "Escape restores the value the cell had; Tab leaves the matrix.";
-// The same keys in a line, for the tip shown on screen (widget-help.js), which covers the page while it is shown.
-export const GRID_KEYS = "Arrows move · type to replace · F2 edits in place · Esc restores · Tab leaves the matrix";
 
 const editing = new WeakSet(); // cells whose caret the reader placed
 const arriving = new WeakSet(); // cells a press selects: their text is selected when the press ends

@@ -121,7 +121,7 @@ def test_a_second_try_in_the_same_cell_replaces_the_first_with_a_finger(watched_
 SIZES = """el => [...el.querySelectorAll('.lw-cell, .lw-size')].map(e => e.getBoundingClientRect().height)"""
 
 
-def test_a_phone_gets_cells_and_buttons_a_finger_can_hit_and_no_keyboard_tips(watched_phone, site):
+def test_a_phone_gets_cells_and_buttons_a_finger_can_hit_and_no_keys_line(watched_phone, site):
     page = watched_phone.page
     open_without_engine(watched_phone, site, "linear")
     widget = page.locator('.lw-widget[data-kind="linear"]').first
@@ -129,7 +129,7 @@ def test_a_phone_gets_cells_and_buttons_a_finger_can_hit_and_no_keyboard_tips(wa
     cell = widget.locator('.lw-cell[data-input="X"]').first
     cell.scroll_into_view_if_needed()
     cell.tap()
-    assert widget.locator(".lw-grid-tip").is_hidden()  # arrows, F2 and Tab mean nothing without a keyboard
+    assert widget.locator(".lw-keys").is_hidden()  # arrows, F2 and Tab mean nothing without a keyboard
 
 
 def test_a_desktop_keeps_its_compact_cells(watched, site):
