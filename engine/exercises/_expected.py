@@ -4,6 +4,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._given import functions
+
 _prepared = {}  # exercise module name -> [Prepared], one per case
 
 
@@ -38,6 +40,6 @@ def _mistake_outputs(exercise, function, case):
 
 
 def _mistake_function(exercise, mistake):
-    namespace = {"np": np, "__name__": "__mistake__"}
+    namespace = {"np": np, "__name__": "__mistake__", **functions(getattr(exercise, "GIVEN", ()))}
     exec(compile(mistake.source(exercise.SOLUTION), f"<mistake {mistake.name}>", "exec"), namespace)
     return namespace[exercise.FUNCTION]
