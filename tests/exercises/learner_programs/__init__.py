@@ -8,9 +8,12 @@ when no known mistake gives the learner's output there.
 
 A new family is a new module here defining ``PROGRAMS``: nothing to register, the modules are found by name.
 """
+import ast
 import importlib
 import pkgutil
 from typing import NamedTuple
+
+from engine import exercises
 
 FAMILIES = tuple(sorted(module.name for module in pkgutil.iter_modules(__path__) if not module.name.startswith("_")))
 
@@ -27,6 +30,15 @@ class Wrong(NamedTuple):
     source: str
     message: str
     hint: str | None = None
+
+
+def given(exercise_id):
+    """The functions an exercise gives the learner (SOLUTION's functions other than FUNCTION: the forward a backward
+    exercise's gradient check differentiates), as source to put before a program: one copy, the exercise's own."""
+    exercise = exercises.get(exercise_id)
+    tree = ast.parse(exercise.SOLUTION)
+    return "".join(ast.get_source_segment(exercise.SOLUTION, node) + "\n\n\n" for node in tree.body
+                   if isinstance(node, ast.FunctionDef) and node.name != exercise.FUNCTION)
 
 
 def changed(label, function, argument):
