@@ -1,7 +1,8 @@
 """Exercise: multi-head causal self-attention, backward: through the output projection, the merge, every head,
 the split and the three input projections, whose gradients add up in dx."""
 from ..attention import attention_backward as _attention_backward, attention_forward as _attention_forward
-from .attention_forward import _IDENTITY, _weights
+from ._domain import Domain
+from .attention_forward import ATTENTION_SIZES, IDENTITY, random_weights, drawn_weights
 from ._spec import Gradcheck, Mistake, case, normal, random_case
 
 TITLE = "Multi-head attention, backward"
@@ -77,6 +78,7 @@ MISTAKES = (
     Mistake("wo not transposed", "split(dy @ wo.T)", "split(dy @ wo)",
             "y = merged @ wo, so the gradient reaching merged is dy @ wo.T."),
 )
+ROUND_OFF = ("dbk",)  # 0 up to round-off whatever the inputs: bk moves a row of scores evenly
 GRADCHECK = Gradcheck(forward="attention_forward",
                       args=("x", "wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo", "num_heads"),
                       wrt=("x", "wq", "bq", "wk", None, "wv", "bv", "wo", "bo"), upstream="dy")
@@ -92,15 +94,21 @@ def reference(dy, x, wq, bq, wk, bk, wv, bv, wo, bo, num_heads):
 
 CASES = (
     case("one sequence of 2 positions, d = 2, 2 heads of size 1, every projection the identity",
-         dy=[[[1.0, -1.0], [0.5, 2.0]]], x=[[[1.0, 0.0], [2.0, 1.0]]], **_IDENTITY, num_heads=2),
+         dy=[[[1.0, -1.0], [0.5, 2.0]]], x=[[[1.0, 0.0], [2.0, 1.0]]], **IDENTITY, num_heads=2),
     random_case("a batch of shape (2, 4, 6) with 3 heads of size 2", seed=101, dy=normal(2, 4, 6), x=normal(2, 4, 6),
-                **_weights(6), num_heads=3),
+                **random_weights(6), num_heads=3),
     random_case("a batch of shape (3, 3, 6) with 2 heads of size 3: T = hs, so shapes alone cannot tell a wrong "
-                "split", seed=102, dy=normal(3, 3, 6), x=normal(3, 3, 6), **_weights(6), num_heads=2),
+                "split", seed=102, dy=normal(3, 3, 6), x=normal(3, 3, 6), **random_weights(6), num_heads=2),
     random_case("a single head, shape (2, 5, 4): no split at all", seed=103, dy=normal(2, 5, 4), x=normal(2, 5, 4),
-                **_weights(4), num_heads=1),
+                **random_weights(4), num_heads=1),
     random_case("one long sequence, shape (1, 40, 4), 2 heads", seed=104, dy=normal(1, 40, 4), x=normal(1, 40, 4),
-                **_weights(4), num_heads=2),
+                **random_weights(4), num_heads=2),
     random_case("large scores, shape (2, 6, 8), 4 heads", seed=105, dy=normal(2, 6, 8), x=normal(2, 6, 8, scale=10.0),
-                **_weights(8, scale=3.0), num_heads=4),
+                **random_weights(8, scale=3.0), num_heads=4),
+)
+
+DOMAIN = Domain(
+    sizes=ATTENTION_SIZES,
+    make=lambda d: {"dy": d.normal(d.B, d.T, d.H * d.hs), "x": d.normal(d.B, d.T, d.H * d.hs, scale=(1.0, 10.0)),
+                    **drawn_weights(d, d.H * d.hs), "num_heads": d.H},
 )

@@ -1,5 +1,6 @@
 """Exercise: multi-head causal self-attention, forward: four projections, the split into heads and the merge."""
 from ..attention import attention_forward as _attention_forward
+from ._domain import Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Multi-head attention, forward"
@@ -61,26 +62,41 @@ def reference(x, wq, bq, wk, bk, wv, bv, wo, bo, num_heads):
     return _attention_forward(x, params, num_heads)[0]
 
 
-def _weights(d, scale=1.0):
+def random_weights(d, scale=1.0):
     """A random case's projections, in the order of the function's arguments."""
     return {name: normal(d, d, scale=scale / d ** 0.5) if name.startswith("w") else normal(d, scale=0.1)
             for name in ("wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo")}
 
 
-_IDENTITY = {"wq": [[1.0, 0.0], [0.0, 1.0]], "bq": [0.0, 0.0], "wk": [[1.0, 0.0], [0.0, 1.0]], "bk": [0.0, 0.0],
+IDENTITY = {"wq": [[1.0, 0.0], [0.0, 1.0]], "bq": [0.0, 0.0], "wk": [[1.0, 0.0], [0.0, 1.0]], "bk": [0.0, 0.0],
              "wv": [[1.0, 0.0], [0.0, 1.0]], "bv": [0.0, 0.0], "wo": [[1.0, 0.0], [0.0, 1.0]], "bo": [0.0, 0.0]}
 
 CASES = (
     case("one sequence of 2 positions, d = 2, 2 heads of size 1, every projection the identity",
-         x=[[[1.0, 0.0], [2.0, 1.0]]], **_IDENTITY, num_heads=2),
-    random_case("a batch of shape (2, 4, 6) with 3 heads of size 2", seed=91, x=normal(2, 4, 6), **_weights(6),
+         x=[[[1.0, 0.0], [2.0, 1.0]]], **IDENTITY, num_heads=2),
+    random_case("a batch of shape (2, 4, 6) with 3 heads of size 2", seed=91, x=normal(2, 4, 6), **random_weights(6),
                 num_heads=3),
     random_case("a batch of shape (3, 3, 6) with 2 heads of size 3: T = hs, so shapes alone cannot tell a wrong "
-                "merge", seed=92, x=normal(3, 3, 6), **_weights(6), num_heads=2),
-    random_case("a single head, shape (2, 5, 4): no split at all", seed=93, x=normal(2, 5, 4), **_weights(4),
+                "merge", seed=92, x=normal(3, 3, 6), **random_weights(6), num_heads=2),
+    random_case("a single head, shape (2, 5, 4): no split at all", seed=93, x=normal(2, 5, 4), **random_weights(4),
                 num_heads=1),
-    random_case("one long sequence, shape (1, 40, 4), 2 heads", seed=94, x=normal(1, 40, 4), **_weights(4),
+    random_case("one long sequence, shape (1, 40, 4), 2 heads", seed=94, x=normal(1, 40, 4), **random_weights(4),
                 num_heads=2),
     random_case("large scores, shape (2, 6, 8), 4 heads", seed=95, x=normal(2, 6, 8, scale=10.0),
-                **_weights(8, scale=3.0), num_heads=4),
+                **random_weights(8, scale=3.0), num_heads=4),
+)
+
+
+def drawn_weights(d, n):
+    """A drawn case's projections for n channels, in the order of the function's arguments."""
+    return {name: d.normal(n, n, scale=(1.0 / n ** 0.5, 3.0 / n ** 0.5)) if name[0] == "w"
+            else d.normal(n, scale=(0.0, 0.1, 1.0)) for name in ("wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo")}
+
+
+# The statement: x (B, T, d) with d = num_heads * hs, any number of heads dividing d; large inputs allowed.
+ATTENTION_SIZES = {"B": range(1, 5), "T": range(1, 33), "H": range(1, 5), "hs": range(1, 9)}
+DOMAIN = Domain(
+    sizes=ATTENTION_SIZES,
+    make=lambda d: {"x": d.normal(d.B, d.T, d.H * d.hs, scale=(1.0, 10.0)), **drawn_weights(d, d.H * d.hs),
+                    "num_heads": d.H},
 )

@@ -1,5 +1,6 @@
 """Exercise: the backward of one causal attention head, through the softmax and the mask."""
 from ..attention import scaled_dot_product_backward as _sdp_backward, scaled_dot_product_forward as _sdp_forward
+from ._domain import Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "One attention head, backward"
@@ -87,4 +88,12 @@ CASES = (
                 q=normal(2, 6, 3, scale=6.0), k=normal(2, 6, 3, scale=6.0), v=normal(2, 6, 3)),
     random_case("a single position, T = 1: its weight is 1, so dq and dk are 0", seed=86, dout=normal(1, 4),
                 q=normal(1, 4), k=normal(1, 4), v=normal(1, 4)),
+)
+
+# The statement: (..., T, hs) with any leading axes. Not scores in the thousands: where a weight is e^-1000, its
+# gradient is a difference of round-off, and two right answers part further than the value check allows.
+DOMAIN = Domain(
+    sizes={"axes": (0, 1, 2), "a": range(1, 4), "T": range(1, 41), "hs": range(1, 17)},
+    make=lambda d: {name: d.normal(*(d.a,) * d.axes, d.T, d.hs, scale=(1.0, 3.0) if name != "dout" else 1.0)
+                    for name in ("dout", "q", "k", "v")},
 )

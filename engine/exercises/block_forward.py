@@ -1,6 +1,7 @@
 """Exercise: a pre-LN transformer block, forward, composed from the learner's own layers."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import block_forward as _block_forward
+from ._domain import Domain
 from ._spec import Mistake, normal, random_case
 
 TITLE = "A pre-LN block, forward"
@@ -91,4 +92,28 @@ CASES = (
                 num_heads=4),
     random_case("a stream of values in the hundreds, shape (2, 3, 4), 2 heads", seed=115,
                 x=normal(2, 3, 4, scale=300.0), **draws(4, 8), num_heads=2),
+)
+
+
+def drawn_params(d, n, F):
+    """A drawn case's block parameters in ``PARAMS`` order, for n channels and a hidden width F."""
+    shapes = {"ff1_w": (n, F), "ff1_b": (F,), "ff2_w": (F, n)}
+    made = {}
+    for name in PARAMS:
+        shape = shapes.get(name, (n, n) if name[0] == "w" else (n,))
+        if name.endswith("_g"):
+            made[name] = d.normal(n, scale=(0.3, 1.0), offset=(1.0, 0.0))
+        elif len(shape) == 2:
+            made[name] = d.normal(*shape, scale=(1.0 / shape[0] ** 0.5, 3.0 / shape[0] ** 0.5))
+        else:
+            made[name] = d.normal(*shape, scale=(0.0, 0.1, 1.0))
+    return made
+
+
+# The statement: x (B, T, d) with d = num_heads * hs, any hidden width; a residual stream of any size.
+BLOCK_SIZES = {"B": range(1, 4), "T": range(1, 17), "H": range(1, 5), "hs": range(1, 9), "F": range(1, 33)}
+DOMAIN = Domain(
+    sizes=BLOCK_SIZES,
+    make=lambda d: {"x": d.normal(d.B, d.T, d.H * d.hs, scale=(1.0, 100.0), offset=(0.0, 10.0)),
+                    **drawn_params(d, d.H * d.hs, d.F), "num_heads": d.H},
 )

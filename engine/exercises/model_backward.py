@@ -4,7 +4,8 @@ import numpy as np
 from ..config import GPTConfig as _GPTConfig
 from ..model import backward as _backward, forward as _forward
 from ._spec import Gradcheck, Mistake, integers, normal, random_case
-from .block_forward import PARAMS, draws
+from ._domain import Domain
+from .block_forward import PARAMS, draws, drawn_params
 
 TITLE = "The model's backward chain"
 PAGE = "model/model.md"
@@ -85,6 +86,7 @@ MISTAKES = (
             "A backward takes its forward's input: the final norm read x_L, the last block's output, not its own "
             "output n."),
 )
+ROUND_OFF = ("dbk",)  # 0 up to round-off whatever the inputs: bk moves a row of scores evenly
 GRADCHECK = Gradcheck(forward="model_forward", args=("ids", *NAMES, "num_heads"),
                       wrt=tuple(None if name == "bk" else name for name in NAMES), upstream="dlogits")
 # dbk is left out of the gradient check: the loss does not depend on the key bias (see attention-backward)
@@ -117,10 +119,31 @@ def _model(B, T, T_max, V, d, F, L):
 
 
 CASES = (
+    random_case("2 sequences of 2 ids out of V = 3, 2 blocks, d = 3, one head, F = 4, 3 positions in pos_emb",
+                seed=130, **_model(2, 2, 3, 3, 3, 4, 2), num_heads=1),
     random_case("2 sequences of 3 ids out of V = 5 (so an id repeats), 2 blocks, d = 4, 2 heads, F = 8, 4 positions "
                 "in pos_emb", seed=131, **_model(2, 3, 4, 5, 4, 8, 2), num_heads=2),
     random_case("3 sequences of 4 ids, V = 7, 3 blocks, d = 6, 3 heads, F = 12, T equal to pos_emb's rows", seed=132,
                 **_model(3, 4, 4, 7, 6, 12, 3), num_heads=3),
     random_case("one sequence of 5 ids, V = 20 (most ids unused), a single block and head, d = 4", seed=133,
                 **_model(1, 5, 8, 20, 4, 8, 1), num_heads=1),
+)
+
+
+def _drawn_model(d):
+    """A drawn case: L blocks' parameters stacked, ids over the whole vocabulary, pos_emb with spare rows."""
+    n = d.H * d.hs
+    blocks = [drawn_params(d, n, d.F) for _ in range(d.L)]
+    return {"dlogits": d.normal(d.B, d.T, d.V), "ids": d.integers(0, d.V, d.B, d.T), "tok_emb": d.normal(d.V, n),
+            "pos_emb": d.normal(d.T + d.spare, n, scale=(0.1, 1.0)),
+            **{name: np.stack([block[name] for block in blocks]) for name in PARAMS},
+            "lnf_g": d.normal(n, scale=0.3, offset=1.0), "lnf_b": d.normal(n, scale=0.1),
+            "head_w": d.normal(n, d.V, scale=(0.5, 2.0)), "head_b": d.normal(d.V, scale=0.1), "num_heads": d.H}
+
+
+# The statement: ids (B, T) over V, pos_emb with T or more rows, L stacked blocks, d = num_heads * hs.
+DOMAIN = Domain(
+    sizes={"B": range(1, 4), "T": range(1, 9), "spare": range(0, 4), "V": range(1, 13), "L": range(1, 4),
+           "H": range(1, 3), "hs": range(1, 5), "F": range(1, 17)},
+    make=_drawn_model, budget=1 << 13,
 )

@@ -2,6 +2,7 @@
 from . import Correct, Wrong, changed
 
 BLOCK = "one sequence of 3 positions, d = 4, 2 heads, F = 8"
+TINY = "2 sequences of 2 ids out of V = 3, 2 blocks, d = 3, one head, F = 4, 3 positions in pos_emb"
 MODEL = ("2 sequences of 3 ids out of V = 5 (so an id repeats), 2 blocks, d = 4, 2 heads, F = 8, 4 positions in "
          "pos_emb")
 SIGNATURE = ("x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b, "
@@ -258,8 +259,8 @@ def model_backward({MODEL_SIGNATURE}):
     np.add.at(dtok, ids, dx)
     return (dtok, dx.sum(axis=0), *map(np.stack, zip(*grads)), dlnf_g, dlnf_b,
             np.einsum("btd,btv->dv", n, dlogits), dlogits.sum(axis=(0, 1)))
-''', f"On {MODEL}, `dpos_emb` has shape (3, 4) but should have shape (4, 4)."),
-    # ids 0, 1, 3 and 4 occur, id 2 does not: its row is 0 either way, the 4 used rows are wrong
+''', f"On {TINY}, `dpos_emb` has shape (2, 3) but should have shape (3, 3)."),
+    # the ids are [[0, 2], [1, 0]]: every row of dtok_emb collects a wrong gradient
     Wrong("model-backward", "each block taken back at its output instead of its input", GIVEN_MODEL + f'''
 def model_backward({MODEL_SIGNATURE}):
     stacked = (ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b)
@@ -278,8 +279,9 @@ def model_backward({MODEL_SIGNATURE}):
     dpos[:T] = dx.sum(axis=0)
     return (dtok, dpos, *map(np.stack, zip(*grads)), dlnf_g, dlnf_b, np.einsum("btd,btv->dv", n, dlogits),
             dlogits.sum(axis=(0, 1)))
-''', f"On {MODEL}, `dtok_emb` is wrong in 16 of 20 entries."),
-    # B = 2 taken for T = 3: pos_emb[:2] (2, 4) does not broadcast against the (2, 3, 4) token rows
+''', f"On {TINY}, `dtok_emb` is wrong in 9 of 9 entries."),
+    # right where B = T (the first case); with B = 2 and T = 3, pos_emb[:2] (2, 4) does not broadcast against the
+    # (2, 3, 4) token rows
     Wrong("model-backward", "the sequence length read from the batch axis", GIVEN_MODEL + f'''
 def model_backward({MODEL_SIGNATURE}):
     stacked = (ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b)
