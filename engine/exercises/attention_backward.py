@@ -2,8 +2,9 @@
 the split and the three input projections, whose gradients add up in dx."""
 from ..attention import attention_backward as _attention_backward, attention_forward as _attention_forward
 from ._domain import Domain
-from .attention_forward import ATTENTION_SIZES, IDENTITY, random_weights, drawn_weights
 from ._spec import Gradcheck, Mistake, case, normal, random_case
+from .attention_forward import ATTENTION_SIZES, IDENTITY, drawn_weights, random_weights
+from .attention_forward import SOLUTION as _FORWARD_SOLUTION  # the forward it is given
 
 TITLE = "Multi-head attention, backward"
 PAGE = "layers/attention.md"
@@ -19,16 +20,7 @@ two head exercises, for any leading axes). Write `attention_backward(dy, x, wq, 
 num_heads)` returning `(dx, dwq, dbq, dwk, dbk, dwv, dbv, dwo, dbo)` from the upstream gradient `dy` `(B, T, d)`:
 each gradient has the shape of its input. Read the forward backwards, one call at a time. Arrays are float64
 (NumPy's default); leave the inputs unchanged."""
-SOLUTION = '''\
-def attention_forward(x, wq, bq, wk, bk, wv, bv, wo, bo, num_heads):
-    B, T, d = x.shape
-
-    def split(a):
-        return a.reshape(B, T, num_heads, d // num_heads).transpose(0, 2, 1, 3)
-
-    heads = attention_head(split(x @ wq + bq), split(x @ wk + bk), split(x @ wv + bv))
-    return heads.transpose(0, 2, 1, 3).reshape(B, T, d) @ wo + bo
-
+SOLUTION = _FORWARD_SOLUTION + '''
 
 def attention_backward(dy, x, wq, bq, wk, bk, wv, bv, wo, bo, num_heads):
     """dy, x: (B, T, d); w*: (d, d); b*: (d,). Return (dx, dwq, dbq, dwk, dbk, dwv, dbv, dwo, dbo)."""
@@ -41,16 +33,18 @@ def attention_backward(dy, x, wq, bq, wk, bk, wv, bv, wo, bo, num_heads):
     def merge(a):  # (B, H, T, hs) -> (B, T, d)
         return a.transpose(0, 2, 1, 3).reshape(B, T, d)
 
+    def rows(a):  # (B, T, d) -> (B*T, d): every position is one more example of each linear layer
+        return a.reshape(B * T, d)
+
     q, k, v = split(x @ wq + bq), split(x @ wk + bk), split(x @ wv + bv)  # (B, H, T, hs)
     merged = merge(attention_head(q, k, v))  # (B, T, d)
-    dwo = merged.reshape(-1, d).T @ dy.reshape(-1, d)
-    dbo = dy.sum(axis=(0, 1))
-    dq, dk, dv = attention_head_backward(split(dy @ wo.T), q, k, v)  # (B, H, T, hs) each
-    dq, dk, dv = merge(dq), merge(dk), merge(dv)  # (B, T, d) each
-    rows = x.reshape(-1, d).T  # (d, B*T)
-    dwq, dwk, dwv = rows @ dq.reshape(-1, d), rows @ dk.reshape(-1, d), rows @ dv.reshape(-1, d)
-    dbq, dbk, dbv = dq.sum(axis=(0, 1)), dk.sum(axis=(0, 1)), dv.sum(axis=(0, 1))
-    dx = dq @ wq.T + dk @ wk.T + dv @ wv.T
+    dwo = rows(merged).T @ rows(dy)
+    dbo = rows(dy).sum(axis=0)
+    dq, dk, dv = attention_head_backward(split((rows(dy) @ wo.T).reshape(B, T, d)), q, k, v)  # (B, H, T, hs)
+    dq, dk, dv = rows(merge(dq)), rows(merge(dk)), rows(merge(dv))  # (B*T, d) each
+    dwq, dwk, dwv = rows(x).T @ dq, rows(x).T @ dk, rows(x).T @ dv
+    dbq, dbk, dbv = dq.sum(axis=0), dk.sum(axis=0), dv.sum(axis=0)
+    dx = (dq @ wq.T + dk @ wk.T + dv @ wv.T).reshape(B, T, d)
     return dx, dwq, dbq, dwk, dbk, dwv, dbv, dwo, dbo
 '''
 HINTS = (
@@ -64,18 +58,19 @@ HINTS = (
     "same for k and v. x feeds all three, so dx = dq @ wq.T + dk @ wk.T + dv @ wv.T.",
 )
 MISTAKES = (
-    Mistake("dx from one projection only", "dx = dq @ wq.T + dk @ wk.T + dv @ wv.T", "dx = dv @ wv.T",
+    Mistake("dx from one projection only", "(dq @ wq.T + dk @ wk.T + dv @ wv.T)", "(dv @ wv.T)",
             "x feeds the queries, the keys and the values, so its gradient is the sum of the three paths: "
             "dx = dq @ wq.T + dk @ wk.T + dv @ wv.T."),
-    Mistake("upstream gradient split with a plain reshape", "split(dy @ wo.T)",
-            "(dy @ wo.T).reshape(B, num_heads, T, hs)",
+    Mistake("upstream gradient split with a plain reshape", "split((rows(dy) @ wo.T).reshape(B, T, d))",
+            "(rows(dy) @ wo.T).reshape(B, num_heads, T, hs)",
             "The gradient of the merged heads is split like the forward split its values: reshape to (B, T, H, hs) "
             "and transpose(0, 2, 1, 3); a plain reshape to (B, H, T, hs) hands each head other positions."),
-    Mistake("head gradients merged with a plain reshape", "dq, dk, dv = merge(dq), merge(dk), merge(dv)",
-            "dq, dk, dv = dq.reshape(B, T, d), dk.reshape(B, T, d), dv.reshape(B, T, d)",
+    Mistake("head gradients merged with a plain reshape",
+            "dq, dk, dv = rows(merge(dq)), rows(merge(dk)), rows(merge(dv))",
+            "dq, dk, dv = rows(dq), rows(dk), rows(dv)",
             "dq, dk and dv come back per head, (B, H, T, hs): transpose(0, 2, 1, 3) before the reshape to (B, T, d), "
             "as the forward's merge does."),
-    Mistake("wo not transposed", "split(dy @ wo.T)", "split(dy @ wo)",
+    Mistake("wo not transposed", "rows(dy) @ wo.T", "rows(dy) @ wo",
             "y = merged @ wo, so the gradient reaching merged is dy @ wo.T."),
 )
 ROUND_OFF = ("dbk",)  # 0 up to round-off whatever the inputs: bk moves a row of scores evenly

@@ -2,6 +2,7 @@
 from ..attention import scaled_dot_product_backward as _sdp_backward, scaled_dot_product_forward as _sdp_forward
 from ._domain import Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
+from .attention_head import SOLUTION as _HEAD_SOLUTION  # the forward it is given
 
 TITLE = "One attention head, backward"
 PAGE = "layers/attention.md"
@@ -16,27 +17,20 @@ weights \\(P = \\mathrm{softmax}(S)\\) over the keys, output \\(P v\\). Write
 `k` and `v` `(..., T, hs)`, from the upstream gradient `dout` of the output (the same shape). Derive it; the hints
 go one product at a time and the last one gives the whole chain. Arrays are float64 (NumPy's default); leave the
 inputs unchanged."""
-SOLUTION = '''\
-def attention_head(q, k, v):
-    T, hs = q.shape[-2:]
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)
-    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
-    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = weights / weights.sum(axis=-1, keepdims=True)
-    return weights @ v
-
+SOLUTION = _HEAD_SOLUTION + '''
 
 def attention_head_backward(dout, q, k, v):
     """dout, q, k, v: (..., T, hs). Return (dq, dk, dv)."""
     T, hs = q.shape[-2:]
-    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)
+    scale = 1.0 / np.sqrt(hs)
+    s = q @ np.swapaxes(k, -1, -2) * scale
     s = np.where(np.tri(T, dtype=bool), s, -np.inf)
     p = np.exp(s - s.max(axis=-1, keepdims=True))
     p = p / p.sum(axis=-1, keepdims=True)  # (..., T, T), 0 above the diagonal
     dv = np.swapaxes(p, -1, -2) @ dout
     dp = dout @ np.swapaxes(v, -1, -2)
     ds = p * (dp - (dp * p).sum(axis=-1, keepdims=True))
-    ds = ds / np.sqrt(hs)
+    ds = ds * scale
     dq = ds @ k
     dk = np.swapaxes(ds, -1, -2) @ q
     return dq, dk, dv
@@ -56,7 +50,7 @@ MISTAKES = (
             "ds = p * dp",
             "Each weight of a row depends on every score of that row: the softmax backward is "
             "P * (dP - sum(dP * P)) over the last axis, not P * dP."),
-    Mistake("scale forgotten in the backward", "    ds = ds / np.sqrt(hs)\n", "",
+    Mistake("scale forgotten in the backward", "    ds = ds * scale\n", "",
             "The scores were divided by sqrt(hs), so their gradient is too: divide dS by sqrt(hs) before dq and dk."),
     Mistake("P not transposed for dv", "dv = np.swapaxes(p, -1, -2) @ dout", "dv = p @ dout",
             "out = P v sums over the keys, so dv = P^T dout: key j collects from every query that attended to it."),

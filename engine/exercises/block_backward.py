@@ -1,9 +1,10 @@
 """Exercise: a pre-LN transformer block, backward: the sublayers in reverse, the residual gradients added."""
 from ..model import block_backward as _block_backward, block_forward as _block_forward
+from ._domain import Domain
 from ._given import Given
 from ._spec import Gradcheck, Mistake, normal, random_case
-from ._domain import Domain
 from .block_forward import BLOCK_SIZES, PARAMS, block_params, config_for, draws, drawn_params
+from .block_forward import SOLUTION as _FORWARD_SOLUTION  # the forward it is given
 
 TITLE = "A pre-LN block, backward"
 PAGE = "model/model.md"
@@ -35,12 +36,7 @@ are defined for you by their names (the exercises' solutions; in *Build your GPT
 projection gradients, `mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b)` and `mlp_backward(dy, x, ff1_w, ff1_b, ff2_w,
 ff2_b)` returning `dx` and the four gradients. Each backward takes the inputs its forward took. Arrays are float64
 (NumPy's default); leave the inputs unchanged."""
-SOLUTION = '''\
-def block_forward(x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b,
-                  num_heads):
-    h = x + attention_forward(layernorm_forward(x, ln1_g, ln1_b), wq, bq, wk, bk, wv, bv, wo, bo, num_heads)
-    return h + mlp_forward(layernorm_forward(h, ln2_g, ln2_b), ff1_w, ff1_b, ff2_w, ff2_b)
-
+SOLUTION = _FORWARD_SOLUTION + '''
 
 def block_backward(dy, x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b,
                    num_heads):

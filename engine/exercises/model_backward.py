@@ -46,9 +46,11 @@ def model_backward(dlogits, ids, tok_emb, pos_emb, ln1_g, ln1_b, wq, bq, wk, bk,
     for l in range(L):
         xs.append(block_forward(xs[-1], *(p[l] for p in stacked), num_heads))
     n = layernorm_forward(xs[-1], lnf_g, lnf_b)  # (B, T, d)
-    dhead_w = np.einsum("btd,btv->dv", n, dlogits)
-    dhead_b = dlogits.sum(axis=(0, 1))
-    dx, dlnf_g, dlnf_b = layernorm_backward(dlogits @ head_w.T, xs[-1], lnf_g, lnf_b)
+    rows = dlogits.reshape(-1, head_w.shape[1])  # (B*T, V): the head is a linear layer, each position one row
+    dhead_w = n.reshape(rows.shape[0], -1).T @ rows
+    dhead_b = rows.sum(axis=0)
+    dn = (rows @ head_w.T).reshape(xs[-1].shape)
+    dx, dlnf_g, dlnf_b = layernorm_backward(dn, xs[-1], lnf_g, lnf_b)
     dstacked = [np.zeros_like(p) for p in stacked]
     for l in reversed(range(L)):  # the last block first, each from the input it had
         dx, *grads = block_backward(dx, xs[l], *(p[l] for p in stacked), num_heads)
@@ -81,8 +83,8 @@ MISTAKES = (
     Mistake("positions' gradient from one sequence", "dpos_emb[:T] = dx.sum(axis=0)", "dpos_emb[:T] = dx[0]",
             "Every sequence of the batch adds the same position rows, so their gradients add too: sum dx over the "
             "batch axis."),
-    Mistake("final norm taken back at its output", "layernorm_backward(dlogits @ head_w.T, xs[-1], lnf_g, lnf_b)",
-            "layernorm_backward(dlogits @ head_w.T, n, lnf_g, lnf_b)",
+    Mistake("final norm taken back at its output", "layernorm_backward(dn, xs[-1], lnf_g, lnf_b)",
+            "layernorm_backward(dn, n, lnf_g, lnf_b)",
             "A backward takes its forward's input: the final norm read x_L, the last block's output, not its own "
             "output n."),
 )

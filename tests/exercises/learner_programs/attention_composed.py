@@ -1,18 +1,10 @@
 """The attention head's backward, and multi-head attention forward and backward (the four projections, the split
 into heads and the merge), written on top of the given head."""
-from . import Correct, Wrong, changed
+from . import Correct, Wrong, changed, given
 
 HEAD = "3 positions with head size 2"
 LONG = "a long sequence, T = 40, hs = 4 (longer than a small fixed mask)"
-GIVEN_HEAD = '''
-def attention_head(q, k, v):
-    T, hs = q.shape[-2:]
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)
-    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
-    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = weights / weights.sum(axis=-1, keepdims=True)
-    return weights @ v
-'''
+GIVEN_HEAD = given("attention-head-backward")
 
 PROGRAMS = [
     Correct("attention-head-backward", "einsum throughout, the softmax's Jacobian built in full", GIVEN_HEAD + '''
@@ -94,16 +86,7 @@ def attention_head_backward(dout, q, k, v):
 ]
 
 IDENTITY = "one sequence of 2 positions, d = 2, 2 heads of size 1, every projection the identity"
-GIVEN_FORWARD = '''
-def attention_forward(x, wq, bq, wk, bk, wv, bv, wo, bo, num_heads):
-    B, T, d = x.shape
-
-    def split(a):
-        return a.reshape(B, T, num_heads, d // num_heads).transpose(0, 2, 1, 3)
-
-    heads = attention_head(split(x @ wq + bq), split(x @ wk + bk), split(x @ wv + bv))
-    return heads.transpose(0, 2, 1, 3).reshape(B, T, d) @ wo + bo
-'''
+GIVEN_FORWARD = given("attention-backward")
 
 PROGRAMS += [
     Correct("attention-forward", "one head at a time on its own columns of the weights", '''

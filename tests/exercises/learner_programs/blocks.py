@@ -1,5 +1,7 @@
 """A pre-LN block forward and backward, and the whole model's backward chain, composed from the given layers."""
-from . import Correct, Wrong, changed
+from engine.exercises.block_forward import PARAMS as BLOCK_NAMES
+
+from . import Correct, Wrong, changed, given
 
 BLOCK = "one sequence of 3 positions, d = 4, 2 heads, F = 8"
 TINY = "2 sequences of 2 ids out of V = 3, 2 blocks, d = 3, one head, F = 4, 3 positions in pos_emb"
@@ -7,21 +9,8 @@ MODEL = ("2 sequences of 3 ids out of V = 5 (so an id repeats), 2 blocks, d = 4,
          "pos_emb")
 SIGNATURE = ("x, ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b, "
              "num_heads")
-GIVEN_BLOCK = f'''
-def block_forward({SIGNATURE}):
-    h = x + attention_forward(layernorm_forward(x, ln1_g, ln1_b), wq, bq, wk, bk, wv, bv, wo, bo, num_heads)
-    return h + mlp_forward(layernorm_forward(h, ln2_g, ln2_b), ff1_w, ff1_b, ff2_w, ff2_b)
-'''
-GIVEN_MODEL = '''
-def model_forward(ids, tok_emb, pos_emb, *args):
-    *stacked, lnf_g, lnf_b, head_w, head_b, num_heads = args
-    x = tok_emb[ids] + pos_emb[:ids.shape[1]]
-    for l in range(stacked[0].shape[0]):
-        x = block_forward(x, *(p[l] for p in stacked), num_heads)
-    return layernorm_forward(x, lnf_g, lnf_b) @ head_w + head_b
-'''
-BLOCK_NAMES = ("ln1_g", "ln1_b", "wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo", "ln2_g", "ln2_b", "ff1_w", "ff1_b",
-               "ff2_w", "ff2_b")
+GIVEN_BLOCK = given("block-backward")
+GIVEN_MODEL = given("model-backward")
 
 PROGRAMS = [
     Correct("block-forward", "the two sublayers as one loop over (norm, branch) pairs", f'''
@@ -220,7 +209,8 @@ def model_backward({MODEL_SIGNATURE}):
     return (dtok, dpos, *[np.array(g) for g in zip(*per_block)], dlnf_g, dlnf_b,
             np.einsum("btd,btv->dv", n, dlogits), dlogits.sum(axis=(0, 1)))
 '''),
-    Correct("model-backward", "after llm.c's gpt2_backward: activations kept, then the calls reversed", GIVEN_MODEL + f'''
+    Correct("model-backward", "after llm.c's gpt2_backward: activations kept, then the calls reversed",
+            GIVEN_MODEL + f'''
 # after llm.c's gpt2_backward: the forward's activations are kept, then every call is reversed, last layer first
 def model_backward({MODEL_SIGNATURE}):
     params = [ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, ff1_w, ff1_b, ff2_w, ff2_b]
