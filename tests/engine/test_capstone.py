@@ -245,3 +245,9 @@ def test_the_check_runs_on_gains_and_biases_that_differ():
     params = checked_params(MODEL)
     assert not np.array_equal(params["b0.ln1_g"], params["b0.ln2_g"])
     assert not np.array_equal(params["b0.bk"], params["b0.bv"])
+
+
+def test_the_worker_checks_a_passed_composition_as_the_page_sends_it():
+    sources = {i: SOLUTIONS[i] for i in ("block-forward", "block-backward", "model-backward", "layernorm-backward")}
+    answer = json.loads(session.check_json(json.dumps(sources)))
+    assert answer["ok"] is True and answer["culprit"] is None
