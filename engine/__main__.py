@@ -36,6 +36,8 @@ def build_parser():
     talk.add_argument("--tokens", type=int, default=200, help="characters to generate (default: %(default)s)")
     talk.add_argument("--temperature", type=float, default=0.8)
     talk.add_argument("--top-k", type=int, default=None)
+    talk.add_argument("--top-p", type=float, default=None,
+                      help="keep only the most likely characters that together reach this probability (0 < p <= 1)")
     talk.add_argument("--seed", type=int, default=0)
     talk.add_argument("--kv-cache", action="store_true", help="keep keys and values between steps (same text, faster)")
     return parser
@@ -54,7 +56,8 @@ def run_train(args):
 def run_talk(args):
     params, config, vocab, _ = load_checkpoint(args.checkpoint)
     print(generate_text(params, config, vocab, args.prompt, args.tokens, seed=args.seed,
-                        temperature=args.temperature, top_k=args.top_k, kv_cache=args.kv_cache))
+                        temperature=args.temperature, top_k=args.top_k, kv_cache=args.kv_cache,
+                        top_p=args.top_p))
 
 
 def main(argv=None):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..gradcheck import numerical_gradient, relative_error
 from . import _cells
-from ._compare import Stop, agrees, changed_input, copies, difference, returned_arrays, shown
+from ._compare import Stop, agrees, changed_input, copies, difference, entries, returned_arrays, shown
 from ._expected import prepared
 from ._guard import ModuleGuard, dropping_new_engine_modules
 from ._learner import LEARNER_FILE, Learner, Raised, Refused
@@ -139,10 +139,12 @@ def _check_case(exercise, learner, function, item):
     before = copies(inputs)
     got = _call(exercise, learner, function, case, inputs)
     for index, (name, want, have) in enumerate(zip(exercise.OUTPUTS, item.expected, got)):
-        message = difference(case, name, want, have)
-        if message:
-            comparison = _cells.comparison(name, want, have)
-            raise Stop(message, shown(case, comparison[3]), comparison, _matching_hint(exercise, item, index, got))
+        for label, want_array, have_array in entries(case, name, want, have):
+            message = difference(case, label, want_array, have_array)
+            if message:
+                comparison = _cells.comparison(label, want_array, have_array)
+                raise Stop(message, shown(case, comparison[3]), comparison,
+                           _matching_hint(exercise, item, index, got))
     changed = changed_input(inputs, before, getattr(exercise, "MAY_CHANGE_INPUTS", ()))
     if changed:
         raise Stop(f"On {case.label}, `{exercise.FUNCTION}` changed its input `{changed}` in place. Leave the "

@@ -45,7 +45,33 @@ def test_sampling_distribution_worked_by_hand():
     assert draws == [int(np.random.default_rng(s).choice(3, p=probs)) for s in range(50)]
 
 
+def test_top_p_worked_by_hand():
+    logits = np.log([0.5, 0.3, 0.15, 0.05])  # softmax gives back these probabilities
+    # 0.5 alone is below 0.7; with 0.3 the sum is 0.8: those two stay, renormalised to 0.5/0.8 and 0.3/0.8
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.7), [0.625, 0.375, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.45), [1, 0, 0, 0], atol=1e-15)
+    # 0.5 + 0.3 + 0.15 = 0.95 < 0.96: all four are needed
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.96), [0.5, 0.3, 0.15, 0.05], rtol=1e-12)
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=1.0), [0.5, 0.3, 0.15, 0.05], rtol=1e-12)
+    # top-k first (k = 3: 0.5, 0.3, 0.15 renormalised over 0.95), then top-p 0.8 on those: 0.5/0.95 = 0.526 is short,
+    # adding 0.3/0.95 gives 0.842 >= 0.8, so the first two stay: 0.5/0.8 and 0.3/0.8 again
+    np.testing.assert_allclose(sampling_distribution(logits, top_k=3, top_p=0.8), [0.625, 0.375, 0, 0], atol=1e-15)
+
+
+def test_top_p_keeps_ties_with_the_last_id_needed():
+    logits = np.log([0.4, 0.2, 0.2, 0.2])
+    # 0.4 + 0.2 reaches 0.5 with any one of the three 0.2s; all three tie with it, so all three stay
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.5), [0.4, 0.2, 0.2, 0.2], rtol=1e-12)
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.3), [1, 0, 0, 0], atol=1e-15)
+    # temperature 0.5 squares the weights: 0.16, 0.04, 0.04, 0.04 over 0.28; 0.16/0.28 = 0.571 >= 0.55 alone
+    np.testing.assert_allclose(sampling_distribution(logits, temperature=0.5, top_p=0.55), [1, 0, 0, 0], atol=1e-15)
+    draws = {sample_next(logits, np.random.default_rng(s), top_p=0.3) for s in range(50)}
+    assert draws == {0}
+
+
 @pytest.mark.parametrize("kwargs, message", [
+    ({"top_p": 0}, r"sampling_distribution: top_p must be None or a number in \(0, 1\], got 0"),
+    ({"top_p": 1.5}, r"top_p must be None or a number in \(0, 1\], got 1.5"),
     ({"temperature": 0}, r"sampling_distribution: temperature must be a finite number > 0, got 0"),
     ({"temperature": float("nan")}, r"temperature must be a finite number > 0, got nan"),
     ({"top_k": 5}, r"sampling_distribution: top_k must be None or an integer in \[1, 4\], got 5"),
@@ -123,6 +149,10 @@ def test_command_line_train_then_talk(tmp_path, capsys):
     assert main(talk) == 0 and main(talk + ["--kv-cache"]) == 0
     plain, cached = capsys.readouterr().out.splitlines()[-2:]
     assert plain == cached
+    assert main(talk + ["--top-p", "0.9"]) == 0
+    assert capsys.readouterr().out.startswith("the ")
+    assert main(talk + ["--top-p", "2"]) == 2
+    assert "error: sampling_distribution: top_p must be None or a number in (0, 1], got 2.0" in capsys.readouterr().err
 
 
 def test_command_line_errors_are_reported_not_raised(tmp_path, capsys):

@@ -1,7 +1,9 @@
-"""The learning-rate schedule and clipping by the global norm."""
+"""The learning-rate schedule, clipping by the global norm, one AdamW step and sampling the next character."""
 from . import Correct, Wrong
 
 BY_HAND = "g1 = [2, 1], g2 = [[2, 4]] (global norm 5) with max_norm 1"
+FIRST_STEP = "the first step (t = 1) of a 1×2 weight and a bias, lr 0.01, weight_decay 0.1"
+MODEL_LIKE = "step t = 3 of parameters like the model's (matrices, biases, a LayerNorm gain)"
 
 PROGRAMS = [
     Correct("learning-rate", "nanoGPT's get_lr", '''
@@ -106,4 +108,82 @@ def clip_gradients(g1, g2, max_norm):
     scale = min(1.0, max_norm / norm)
     return g1 * scale, g2 * scale
 ''', "`clip_gradients` raised ZeroDivisionError on two zero gradients (norm 0)."),
+    Correct("adamw-step", "in place, after PyTorch's single-tensor AdamW", '''
+import math
+
+# after torch.optim.adamw's _single_tensor_adamw: decay the parameter first, then lerp the first moment, and
+# divide by sqrt(v) / sqrt(bias_correction2) + eps with the step size lr / bias_correction1
+def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):
+    bias_correction1 = 1 - beta1 ** t
+    bias_correction2 = 1 - beta2 ** t
+    for name, param in params.items():
+        grad = grads[name]
+        if param.ndim == 2:
+            param *= 1 - lr * weight_decay
+        m[name] += (grad - m[name]) * (1 - beta1)
+        v[name] *= beta2
+        v[name] += (1 - beta2) * grad * grad
+        denom = np.sqrt(v[name]) / math.sqrt(bias_correction2) + eps
+        param -= (lr / bias_correction1) * m[name] / denom
+    return params, m, v
+'''),
+    Correct("adamw-step", "Kingma and Ba's step size with eps scaled to match", '''
+def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):
+    # Adam's Algorithm 1 folds both corrections into one step size; eps must then be scaled by sqrt(1 - beta2**t)
+    # to stay the same update as sqrt(v_hat) + eps
+    root = np.sqrt(1 - beta2 ** t)
+    alpha = lr * root / (1 - beta1 ** t)
+    out_p, out_m, out_v = {}, {}, {}
+    for k in params:
+        out_m[k] = beta1 * m[k] + (1 - beta1) * grads[k]
+        out_v[k] = beta2 * v[k] + (1 - beta2) * grads[k] ** 2
+        shrink = lr * weight_decay * params[k] if params[k].ndim == 2 else 0.0
+        out_p[k] = params[k] - shrink - alpha * out_m[k] / (np.sqrt(out_v[k]) + eps * root)
+    return out_p, out_m, out_v
+'''),
+    Correct("adamw-step", "three dict comprehensions", '''
+def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):
+    m = {k: beta1 * m[k] + (1 - beta1) * g for k, g in grads.items()}
+    v = {k: beta2 * v[k] + (1 - beta2) * np.square(g) for k, g in grads.items()}
+    lam = {k: (weight_decay if len(p.shape) == 2 else 0) for k, p in params.items()}
+    params = {k: p - lr * (m[k] / (1 - beta1 ** t) / (np.sqrt(v[k] / (1 - beta2 ** t)) + eps) + lam[k] * p)
+              for k, p in params.items()}
+    return params, m, v
+'''),
+    Wrong("adamw-step", "decay chosen by the name, not the shape", '''
+def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):
+    new_p, new_m, new_v = {}, {}, {}
+    for name, p in params.items():
+        decay = weight_decay if name == "w" or name.endswith("_w") else 0.0
+        new_m[name] = beta1 * m[name] + (1 - beta1) * grads[name]
+        new_v[name] = beta2 * v[name] + (1 - beta2) * grads[name] ** 2
+        step = new_m[name] / (1 - beta1 ** t) / (np.sqrt(new_v[name] / (1 - beta2 ** t)) + eps)
+        new_p[name] = p - lr * (step + decay * p)
+    return new_p, new_m, new_v
+''', f"On {MODEL_LIKE}, `params[\"tok_emb\"]` is wrong in 24 of 24 entries."),
+    # the embedding table has two axes but no "_w" in its name: it misses lr * weight_decay * p = 3e-4 * p
+    Wrong("adamw-step", "the corrected moments kept as the new moments", '''
+def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):
+    new_p, new_m, new_v = {}, {}, {}
+    for name, p in params.items():
+        new_m[name] = (beta1 * m[name] + (1 - beta1) * grads[name]) / (1 - beta1 ** t)
+        new_v[name] = (beta2 * v[name] + (1 - beta2) * grads[name] ** 2) / (1 - beta2 ** t)
+        decay = weight_decay if p.ndim == 2 else 0.0
+        new_p[name] = p - lr * (new_m[name] / (np.sqrt(new_v[name]) + eps) + decay * p)
+    return new_p, new_m, new_v
+''', f"On {FIRST_STEP}, `m[\"w\"]` is wrong in 2 of 2 entries."),
+    # the step is right, but m comes back as g = (0.1, -0.3) instead of (1 - 0.9) g = (0.01, -0.03)
+    Wrong("adamw-step", "corrections with t - 1, as if t counted from 0", '''
+def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):
+    new_p, new_m, new_v = {}, {}, {}
+    for name, p in params.items():
+        new_m[name] = beta1 * m[name] + (1 - beta1) * grads[name]
+        new_v[name] = beta2 * v[name] + (1 - beta2) * grads[name] ** 2
+        m_hat = new_m[name] / (1 - beta1 ** (t - 1))
+        v_hat = new_v[name] / (1 - beta2 ** (t - 1))
+        decay = weight_decay if p.ndim == 2 else 0.0
+        new_p[name] = p - lr * (m_hat / (np.sqrt(v_hat) + eps) + decay * p)
+    return new_p, new_m, new_v
+''', f"On {FIRST_STEP}, `params[\"w\"]` is wrong in 2 of 2 entries."),
+    # at t = 1 both corrections divide by 1 - 1 = 0: inf / inf is nan in both entries
 ]
