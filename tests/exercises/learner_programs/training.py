@@ -186,4 +186,104 @@ def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, 
     return new_p, new_m, new_v
 ''', f"On {FIRST_STEP}, `params[\"w\"]` is wrong in 2 of 2 entries."),
     # at t = 1 both corrections divide by 1 - 1 = 0: inf / inf is nan in both entries
+    Correct("sample-next", "nanoGPT's generate, with a nucleus cut and an inverse-CDF draw", '''
+# after nanoGPT's GPT.generate: scale by the temperature, crop to the top k (v[-1] is the k-th largest), softmax;
+# then a nucleus cut by value, and the draw rng.choice makes: one uniform number looked up in the running sum
+def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
+    logits = logits / temperature
+    if top_k is not None:
+        v = np.sort(logits)[::-1][:top_k]
+        logits[logits < v[-1]] = -np.inf
+    probs = np.exp(logits - logits.max())
+    probs /= probs.sum()
+    if top_p is not None and top_p < 1:
+        order = np.argsort(-probs, kind="stable")
+        before = int(np.sum(np.cumsum(probs[order]) < top_p))   # ids whose running sum is still short of top_p
+        probs[probs < probs[order[min(before, len(probs) - 1)]]] = 0.0
+        probs /= probs.sum()
+    u = rng.random()
+    cdf = np.cumsum(probs)
+    return probs, int(np.searchsorted(cdf / cdf[-1], u, side="right"))
+'''),
+    Correct("sample-next", "a plain loop for the nucleus", '''
+def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
+    z = np.array(logits, dtype=np.float64) / temperature
+    V = len(z)
+    if top_k:
+        threshold = sorted(z, reverse=True)[top_k - 1]
+        z = np.array([x if x >= threshold else -np.inf for x in z])
+    e = np.exp(z - np.max(z))
+    p = e / e.sum()
+    if top_p is not None and top_p != 1:
+        total, smallest = 0.0, None
+        for q in sorted(p, reverse=True):
+            total += q
+            smallest = q
+            if total >= top_p:
+                break
+        p = np.where(p >= smallest, p, 0.0)
+        p = p / p.sum()
+    return p, rng.choice(V, p=p)
+'''),
+    Correct("sample-next", "log-probabilities with a log-sum-exp", '''
+def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
+    scores = logits / temperature
+    if top_k is not None:
+        scores = np.where(scores >= np.partition(scores, -top_k)[-top_k], scores, -np.inf)
+    peak = scores.max()
+    log_probs = scores - (peak + np.log(np.sum(np.exp(scores - peak))))
+    probs = np.exp(log_probs)
+    if top_p is not None and top_p < 1.0:
+        ranked = -np.sort(-probs)
+        index = min(np.searchsorted(np.cumsum(ranked), top_p, side="left"), len(ranked) - 1)
+        kept = probs >= ranked[index]
+        probs = np.where(kept, probs, 0.0) / np.sum(probs[kept])
+    return probs, rng.choice(probs.size, p=probs)
+'''),
+    Wrong("sample-next", "top-k with > drops the k-th largest itself", '''
+def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
+    z = logits / temperature
+    if top_k is not None:
+        z = np.where(z > np.sort(z)[-top_k], z, -np.inf)
+    probs = np.exp(z - z.max())
+    probs = probs / probs.sum()
+    if top_p is not None and top_p < 1:
+        ranked = np.sort(probs)[::-1]
+        cut = ranked[min(np.searchsorted(np.cumsum(ranked), top_p), len(probs) - 1)]
+        probs = np.where(probs >= cut, probs, 0.0)
+        probs = probs / probs.sum()
+    return probs, rng.choice(len(probs), p=probs)
+''', "On logits (2, 1, 0, -1) with top_k = 2, `probs` is wrong in 2 of 4 entries."),
+    # the 2nd largest logit (1) is dropped too: (1, 0, 0, 0) instead of (e, 1, 0, 0) / (e + 1)
+    Wrong("sample-next", "Hugging Face's nucleus, which breaks ties by position", '''
+def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
+    z = logits / temperature
+    if top_k is not None:
+        z = np.where(z < np.sort(z)[-top_k], -np.inf, z)
+    probs = np.exp(z - z.max())
+    probs = probs / probs.sum()
+    if top_p is not None and top_p < 1:
+        order = np.argsort(probs, kind="stable")              # ascending
+        remove = np.cumsum(probs[order]) <= 1 - top_p
+        probs[order[remove]] = 0.0
+        probs = probs / probs.sum()
+    return probs, rng.choice(len(probs), p=probs)
+''', "On probabilities (0.2, 0.4, 0.2, 0.2) with top_p = 0.5: the ties at the cut stay, `probs` is wrong in 4 of 4 "
+         "entries."),
+    # ascending 0.2 (id 0), 0.2 (id 2), 0.2 (id 3), 0.4: running sums 0.2 and 0.4 are <= 0.5, so ids 0 and 2 go and
+    # (0, 2/3, 0, 1/3) comes back instead of (0.2, 0.4, 0.2, 0.2)
+    Wrong("sample-next", "a softmax without the largest logit subtracted", '''
+def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
+    z = logits / temperature
+    if top_k is not None:
+        z = np.where(z < np.sort(z)[-top_k], -np.inf, z)
+    probs = np.exp(z) / np.sum(np.exp(z))
+    if top_p is not None and top_p < 1:
+        ranked = np.sort(probs)[::-1]
+        cut = ranked[min(np.searchsorted(np.cumsum(ranked), top_p), len(probs) - 1)]
+        probs = np.where(probs >= cut, probs, 0.0)
+        probs = probs / probs.sum()
+    return probs, rng.choice(len(probs), p=probs)
+''', "`sample_next` raised ValueError on logits in the thousands (1000, 999, 998, 0, -1000)."),
+    # exp(1000) overflows to inf, inf / inf is nan, and rng.choice refuses probabilities holding nan
 ]
