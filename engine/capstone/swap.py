@@ -48,12 +48,18 @@ def argument_names(exercise_id):
 
 
 def describe(exercise_id, args):
-    """``x (8, 16, 32), gamma (32,), eps 1e-05``: what a function was given."""
-    parts = []
-    for name, value in zip(argument_names(exercise_id), args):
-        shape = np.shape(value) if isinstance(value, (np.ndarray, list)) else None
-        parts.append(f"{name} {shape}" if shape is not None else f"{name} {value!r}")
-    return ", ".join(parts)
+    """``x (8, 16, 32), gamma (32,), eps 1e-05, params (8 arrays)``: what a function was given."""
+    return ", ".join(f"{name} {_given(value)}" for name, value in zip(argument_names(exercise_id), args))
+
+
+def _given(value):
+    if isinstance(value, (np.ndarray, list)):
+        return str(np.shape(value))
+    if isinstance(value, dict):  # an optimiser's parameters or one attention's weights: too many to print
+        return f"({len(value)} arrays)"
+    if isinstance(value, np.random.Generator):
+        return "(a random generator)"
+    return repr(value)
 
 
 class Context:

@@ -12,7 +12,7 @@ FUNCTION = "adamw_step"
 OUTPUTS = ("params", "m", "v")
 STATEMENT = """\
 Write `adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8)`: one AdamW update
-of every parameter. `params`, `grads`, `m` and `v` are dicts with the same keys (`"b0.attn.wq"`, `"head_b"`, ...),
+of every parameter. `params`, `grads`, `m` and `v` are dicts with the same keys (`"b0.wq"`, `"head_b"`, ...),
 each value a float64 array with one or two axes; `m` and `v` are the running averages after step `t - 1` (zeros
 before the first step) and `t` is the number of this step, counting from 1. For every key: update
 \\(m \\leftarrow \\beta_1 m + (1 - \\beta_1) g\\) and \\(v \\leftarrow \\beta_2 v + (1 - \\beta_2) g^2\\), correct
@@ -80,7 +80,7 @@ def _squares(*shape, scale=1.0):
     return lambda rng: scale ** 2 * np.abs(rng.standard_normal(shape))
 
 
-_MODEL_LIKE = {"tok_emb": (6, 4), "b0.ln1.g": (4,), "b0.attn.wq": (4, 4), "b0.attn.bq": (4,), "head_b": (6,)}
+_MODEL_LIKE = {"tok_emb": (6, 4), "b0.ln1_g": (4,), "b0.wq": (4, 4), "b0.bq": (4,), "head_b": (6,)}
 
 
 def _model_like(t, scale=1.0, **settings):

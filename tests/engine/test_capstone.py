@@ -158,3 +158,32 @@ def test_code_that_no_longer_passes_is_refused_with_its_reason():
 def test_settings_outside_the_offered_ones_are_refused():
     with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, got 150"):
         settings(150, 3e-3, 0)
+
+
+def test_your_optimiser_and_sampler_train_and_sample_as_the_engine_bit_for_bit():
+    expected = train(CONFIG, TEXT, settings(100, 3e-3, 0), out=io.StringIO()).history
+    sources = {i: SOLUTIONS[i] for i in ("adamw-step", "sample-next")}
+    assert json.loads(session.start_json(json.dumps({"sources": sources, "steps": 100, "lr": 3e-3, "seed": 0})))["ok"]
+    losses, samples = [], []
+    while True:
+        chunk = json.loads(session.run_json(100, 60_000))
+        losses += chunk["losses"]
+        samples += chunk["samples"]
+        if chunk["done"]:
+            break
+    assert losses == expected["train_loss"]
+    engine_run = TrainRun(CONFIG, TEXT, settings(100, 3e-3, 0))
+    while not engine_run.done:
+        train_step(engine_run)
+    assert samples[-1] == [100, session._sample(engine_run)]  # the engine's sampler on the engine's model
+
+
+def test_weight_decay_on_every_parameter_changes_the_run():
+    wrong = {"adamw-step": learner_function("adamw-step", mistake("adamw-step", "weight decay on every parameter"))}
+    run_settings = settings(100, 3e-3, 0)
+    engine_run, your_run = TrainRun(CONFIG, TEXT, run_settings), TrainRun(CONFIG, TEXT, run_settings)
+    train_step(engine_run)
+    with swapped(wrong):
+        train_step(your_run)
+    assert np.array_equal(your_run.params["b0.wq"], engine_run.params["b0.wq"])  # matrices: as the engine
+    assert not np.array_equal(your_run.params["b0.ln1_g"], engine_run.params["b0.ln1_g"])  # a gain decayed too

@@ -1,9 +1,12 @@
-"""The learning-rate schedule, clipping by the global norm, one AdamW step and sampling the next character."""
+"""The learning-rate schedule, clipping by the global norm, one AdamW step, sampling the next character and one
+decode step with a KV cache."""
 from . import Correct, Wrong
 
 BY_HAND = "g1 = [2, 1], g2 = [[2, 4]] (global norm 5) with max_norm 1"
 FIRST_STEP = "the first step (t = 1) of a 1×2 weight and a bias, lr 0.01, weight_decay 0.1"
 MODEL_LIKE = "step t = 3 of parameters like the model's (matrices, biases, a LayerNorm gain)"
+IDENTITY = ("d = 2, one head, identity projections, one cached position: keys (0, 1) and the new (1, 0)")
+FROM_FULL = "position 5 of a random sequence (1, 6, 8), 2 heads, the cache made by the full attention"
 
 PROGRAMS = [
     Correct("learning-rate", "nanoGPT's get_lr", '''
@@ -286,4 +289,113 @@ def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
     return probs, rng.choice(len(probs), p=probs)
 ''', "`sample_next` raised ValueError on logits in the thousands (1000, 999, 998, 0, -1000)."),
     # exp(1000) overflows to inf, inf / inf is nan, and rng.choice refuses probabilities holding nan
+    Correct("kv-decode-step", "picoGPT's attention per sequence and head", '''
+# after picoGPT (jaykmody, MIT), gpt2.py: attention(q, k, v) = softmax(q @ k.T / sqrt(d_k)) @ v on one head,
+# heads made with np.split along the channels; here one sequence at a time and the cache appended first
+def softmax(x):
+    exp_x = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return exp_x / np.sum(exp_x, axis=-1, keepdims=True)
+
+def attention(q, k, v):
+    return softmax(q @ k.T / np.sqrt(q.shape[-1])) @ v
+
+def attention_step(x, params, num_heads, past_k, past_v):
+    B = x.shape[0]
+    ys, ks, vs = [], [], []
+    for b in range(B):
+        q = x[b] @ params["wq"] + params["bq"]                     # (1, d)
+        k = x[b] @ params["wk"] + params["bk"]
+        v = x[b] @ params["wv"] + params["bv"]
+        heads_k, heads_v, outs = [], [], []
+        for h, (qh, kh, vh) in enumerate(zip(*(np.split(a, num_heads, axis=-1) for a in (q, k, v)))):
+            kh = np.concatenate([past_k[b, h], kh])              # (P + 1, hs)
+            vh = np.concatenate([past_v[b, h], vh])
+            outs.append(attention(qh, kh, vh))
+            heads_k.append(kh)
+            heads_v.append(vh)
+        ys.append(np.hstack(outs) @ params["wo"] + params["bo"])
+        ks.append(heads_k)
+        vs.append(heads_v)
+    return np.array(ys), np.array(ks), np.array(vs)
+'''),
+    Correct("kv-decode-step", "einsum throughout", '''
+def attention_step(x, params, num_heads, past_k, past_v):
+    B, _, d = x.shape
+    H, hs = num_heads, d // num_heads
+    q, k_new, v_new = (np.einsum("btd,de->bte", x, params["w" + n]) + params["b" + n] for n in "qkv")
+    q, k_new, v_new = (a.reshape(B, 1, H, hs).swapaxes(1, 2) for a in (q, k_new, v_new))
+    k = np.concatenate((past_k, k_new), axis=-2)
+    v = np.concatenate((past_v, v_new), axis=-2)
+    s = np.einsum("bhqe,bhke->bhqk", q, k) / hs ** 0.5
+    a = np.exp(s - s.max(-1, keepdims=True))
+    a /= a.sum(-1, keepdims=True)
+    o = np.einsum("bhqk,bhke->bqhe", a, v).reshape(B, 1, d)
+    return np.einsum("btd,de->bte", o, params["wo"]) + params["bo"], k, v
+'''),
+    Correct("kv-decode-step", "each head's own slices of the weights", '''
+import math
+
+def attention_step(x, params, num_heads, past_k, past_v):
+    d = x.shape[-1]
+    hs = d // num_heads
+    outs, ks, vs = [], [], []
+    for h in range(num_heads):
+        cols = slice(h * hs, (h + 1) * hs)
+        q = x @ params["wq"][:, cols] + params["bq"][cols]                    # (B, 1, hs)
+        k = np.concatenate([past_k[:, h], x @ params["wk"][:, cols] + params["bk"][cols]], axis=1)
+        v = np.concatenate([past_v[:, h], x @ params["wv"][:, cols] + params["bv"][cols]], axis=1)
+        scores = q @ np.swapaxes(k, 1, 2) / math.sqrt(hs)                       # (B, 1, P + 1)
+        w = np.exp(scores - scores.max(axis=2, keepdims=True))
+        outs.append((w / w.sum(axis=2, keepdims=True)) @ v)
+        ks.append(k)
+        vs.append(v)
+    y = np.concatenate(outs, axis=-1) @ params["wo"] + params["bo"]
+    return y, np.stack(ks, axis=1), np.stack(vs, axis=1)
+'''),
+    Wrong("kv-decode-step", "heads taken as every H-th channel", '''
+def attention_step(x, params, num_heads, past_k, past_v):
+    B, _, d = x.shape
+    hs = d // num_heads
+
+    def split(a):   # channel j * H + h to head h: strided, not in blocks
+        return a.reshape(B, 1, hs, num_heads).transpose(0, 3, 1, 2)
+
+    q = split(x @ params["wq"] + params["bq"])
+    k = np.concatenate([past_k, split(x @ params["wk"] + params["bk"])], axis=2)
+    v = np.concatenate([past_v, split(x @ params["wv"] + params["bv"])], axis=2)
+    s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(hs)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    out = (w @ v).transpose(0, 2, 3, 1).reshape(B, 1, d)
+    return out @ params["wo"] + params["bo"], k, v
+''', f"On {FROM_FULL}, `y` is wrong in 8 of 8 entries."),
+    # with one head (the first case) both layouts agree; with two, each head reads other channels than the cache's
+    Wrong("kv-decode-step", "the softmax over the heads' axis", '''
+def attention_step(x, params, num_heads, past_k, past_v):
+    B, _, d = x.shape
+    hs = d // num_heads
+    q = (x @ params["wq"] + params["bq"]).reshape(B, 1, num_heads, hs).transpose(0, 2, 1, 3)
+    k = np.concatenate([past_k, (x @ params["wk"] + params["bk"]).reshape(B, 1, num_heads, hs).transpose(0, 2, 1, 3)], 2)
+    v = np.concatenate([past_v, (x @ params["wv"] + params["bv"]).reshape(B, 1, num_heads, hs).transpose(0, 2, 1, 3)], 2)
+    s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(hs)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    out = (w @ v).transpose(0, 2, 1, 3).reshape(B, 1, d)
+    return out @ params["wo"] + params["bo"], k, v
+''', f"On {IDENTITY}, `y` is wrong in 2 of 2 entries."),
+    # one head: each weight is alone on its axis, so both are 1 and y = (2, 4) + (1, 0) = (3, 4), not (1.3302, 1.3209)
+    Wrong("kv-decode-step", "the cache handed back as it came", '''
+def attention_step(x, params, num_heads, past_k, past_v):
+    B, _, d = x.shape
+    hs = d // num_heads
+    heads = lambda a: a.reshape(B, 1, num_heads, hs).transpose(0, 2, 1, 3)
+    q = heads(x @ params["wq"] + params["bq"])
+    k = np.concatenate([past_k, heads(x @ params["wk"] + params["bk"])], axis=2)
+    v = np.concatenate([past_v, heads(x @ params["wv"] + params["bv"])], axis=2)
+    s = q @ k.transpose(0, 1, 3, 2) / np.sqrt(hs)
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    w /= w.sum(axis=-1, keepdims=True)
+    out = (w @ v).transpose(0, 2, 1, 3).reshape(B, 1, d)
+    return out @ params["wo"] + params["bo"], past_k, past_v
+''', f"On {IDENTITY}, `k` has shape (1, 1, 1, 2) but should have shape (1, 1, 2, 2)."),
 ]
