@@ -49,12 +49,15 @@ def sample_next(logits, rng, temperature=1.0, top_k=None, top_p=None):
     return int(rng.choice(len(probs), p=probs))
 
 
-def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cache=False, top_p=None):
+def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cache=False, top_p=None,
+                   fill_cache=prefill):
     """Endless generation from the prompt ids ``(n,)``: yields ``(logits (V,), id)`` per step, the last position's
     logits and the id drawn from them, so a caller can show each step's distribution as it goes.
 
     ``kv_cache=True`` keeps every block's keys and values between steps and runs the model on the newest id alone
     while the context fits in ``seq_len``; once the window slides, every step is a full forward again.
+    ``fill_cache``: how the cache is made from a context (``kv_cache.prefill_by_steps`` for a model with
+    swapped-in layers).
     """
     ids = _prompt_ids(ids)
     past = None  # with the cache on: every block's keys and values of ids[:-1], each (1, H, n - 1, hs)
@@ -65,7 +68,7 @@ def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cac
             context = np.array(ids[-config.seq_len:])[None, :]  # (1, T) at most seq_len long
             if kv_cache:
                 # Rebuilt after every slide: each kept id moved one position down, so its key changed with its position.
-                logits, past = prefill(params, context, config)  # (1, V)
+                logits, past = fill_cache(params, context, config)  # (1, V)
             else:  # the caches' contents are not read: a model with swapped-in layers (Build your GPT) samples too
                 logits = forward(params, context, config)[0][:, -1]  # (1, V)
         ids.append(sample_next(logits[0], rng, temperature, top_k, top_p))

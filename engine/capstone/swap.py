@@ -25,7 +25,8 @@ class LearnerFailure(Exception):
         self.function, self.where, self.shapes, self.error = function, where, shapes, error
         kind = type(error).__name__
         detail = f": {error}" if str(error) else ""
-        super().__init__(f"your {function} raised {kind}{detail} in {where}, given {shapes}")
+        place = where if where.startswith("outside") else f"in {where}"
+        super().__init__(f"your {function} raised {kind}{detail} {place}, given {shapes}")
 
 
 class Call(NamedTuple):

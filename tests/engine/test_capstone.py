@@ -15,6 +15,7 @@ from engine.capstone.swap import swapped
 from engine.checkpoint import load_checkpoint
 from engine.data import build_vocab, encode, load_corpus, split_ids
 from engine.errors import ConfigError
+from engine.generate import generate_text
 from engine.train import TrainRun, train, train_step
 
 TEXT = load_corpus()
@@ -187,3 +188,45 @@ def test_weight_decay_on_every_parameter_changes_the_run():
         train_step(your_run)
     assert np.array_equal(your_run.params["b0.wq"], engine_run.params["b0.wq"])  # matrices: as the engine
     assert not np.array_equal(your_run.params["b0.ln1_g"], engine_run.params["b0.ln1_g"])  # a gain decayed too
+
+
+def generated(budget_ms=60_000, **request):
+    answer = json.loads(session.generate_start_json(json.dumps({"prompt": "Shall I ", "tokens": 40, "temperature": 0.8,
+                                                                "top_k": 10, "top_p": 0.9, "seed": 3, **request})))
+    if not answer["ok"]:
+        return answer
+    text = []
+    while True:
+        chunk = json.loads(session.generate_next_json(budget_ms))
+        text.append(chunk["text"])
+        if chunk["done"]:
+            return {**answer, "text": "".join(text), "problem": chunk["problem"]}
+
+
+def test_generate_streams_your_sampler_and_decode_step_as_the_engine_generates():
+    session._current.clear()  # as in a fresh worker
+    assert json.loads(session.generate_start_json(json.dumps({"prompt": "x"})))["problem"] == ("there is no model "
+                                                                                              "yet: train first")
+    sources = {i: SOLUTIONS[i] for i in ("sample-next", "kv-decode-step")}
+    assert json.loads(session.start_json(json.dumps({"sources": sources, "steps": 100, "lr": 1e-2, "seed": 0})))["ok"]
+    json.loads(session.run_json(60, 60_000))
+    run = session._current["run"]
+    expected = generate_text(run.params, run.config, run.vocab, "Shall I ", 40, seed=3, temperature=0.8, top_k=10,
+                             top_p=0.9)[len("Shall I "):]
+    whole = generated()
+    assert whole["cached"] and whole["text"] == expected and len(expected) == 40  # 40 > seq_len: the window slides
+    assert generated(budget_ms=0)["text"] == expected  # one character a chunk
+    refused = generated(prompt="\u00e9")
+    assert refused["ok"] is False and "\u00e9" in refused["problem"]
+
+
+def test_a_sampler_that_raises_while_generating_is_named():
+    source = SOLUTIONS["sample-next"].replace("    z = logits / temperature", "    if top_p == 0.55:\n        raise "
+                                              "ValueError('half')\n    z = logits / temperature")
+    assert json.loads(session.start_json(json.dumps({"sources": {"sample-next": source}, "steps": 100, "lr": 1e-2,
+                                                     "seed": 0})))["ok"]
+    json.loads(session.run_json(5, 60_000))
+    result = generated(top_p=0.55)
+    assert result["problem"] == ("your sample_next raised ValueError: half outside the blocks, given logits (60,), rng "
+                                 "(a random generator), temperature 0.8, top_k 10, top_p 0.55 while "
+                                 "generating")

@@ -28,6 +28,8 @@ class Capstone {
     this.selects = ["steps", "lr", "seed"].map((name) => this.part(name));
     this.chart = new LossChart(this.part("chart"));
     this.rows = [...document.querySelectorAll(".lw-capstone__function")];
+    this.engineOnly = [...document.querySelectorAll(".lw-capstone__engine-only")];
+    this.count = document.querySelector(".lw-capstone__count");
     this.engineInstead = new Set(loadEngineInstead());
     this.state = "idle";
     this.run = null;
@@ -80,6 +82,14 @@ class Capstone {
       box.checked = instead;
       box.disabled = !passed || this.busy();
       row.querySelector(".lw-capstone__switch").dataset.shown = String(passed);
+    }
+    if (this.count) {
+      const yours = this.rows.filter((row) => row.dataset.source === "yours").length;
+      const strong = document.createElement("strong");
+      strong.textContent = `${yours} of ${this.count.dataset.total}`;
+      this.count.replaceChildren(strong, yours ? " functions yours; the rest, and everything listed under the table, "
+        + "is the engine's." : " functions yours: every one is the engine's until you pass its exercise in this "
+        + "browser.");
     }
   }
 
@@ -233,7 +243,8 @@ class Capstone {
       get reference() { return capstone.reference().train; },
       get samples() { return capstone.samples; },
       get sources() {
-        return Object.fromEntries(capstone.rows.map((row) => [row.dataset.function, row.dataset.source]));
+        return Object.fromEntries([...capstone.engineOnly.map((row) => [row.dataset.function, "engine"]),
+          ...capstone.rows.map((row) => [row.dataset.function, row.dataset.source])]);
       },
       get check() { return capstone.lastCheck; },
       get timeline() { return capstone.timeline; },

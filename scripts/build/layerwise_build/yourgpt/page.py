@@ -15,7 +15,8 @@ NEEDS = ("Checking and training need JavaScript and the live engine (Python with
 
 def _row(function, role, exercise_id, link, title):
     if exercise_id is None:
-        return (f'<tr><td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
+        return (f'<tr class="lw-capstone__engine-only" data-function="{escape(function)}">'
+                f'<td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
                 f'<td>the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span></td></tr>')
     return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" data-function="{escape(function)}">'
             f'<td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
@@ -24,11 +25,25 @@ def _row(function, role, exercise_id, link, title):
             f'<a href="{escape(link)}">{escape(title)}</a></td></tr>')
 
 
-def functions_table(rows):
-    """rows: (function, role in the model, exercise id or None, link to the exercise, exercise title)."""
-    body = "".join(_row(*row) for row in rows)
-    return ('<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
-            f'<th>Comes from</th></tr></thead><tbody>{body}</tbody></table>')
+def _part(heading, rows):
+    body = "".join(_row(*row) for row in rows) or (
+        '<tr><td colspan="3" class="lw-capstone__why">no exercise writes a function of this part yet: it runs '
+        'inside the engine\'s own code</td></tr>')
+    return (f'<tbody><tr class="lw-capstone__part"><th colspan="3" scope="colgroup">{escape(heading)}</th></tr>'
+            f'{body}</tbody>')
+
+
+def functions_table(parts, engine_only):
+    """parts: ``[(heading, rows)]`` in the model's order, a row being (function, role in the model, exercise id or
+    None, link to the exercise, exercise title); engine_only: what stays the engine's whatever the learner writes."""
+    total = sum(len(rows) for _, rows in parts)
+    body = "".join(_part(heading, rows) for heading, rows in parts)
+    kept = "".join(f"<li>{escape(item)}</li>" for item in engine_only)
+    return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> functions yours: '
+            'every one is the engine\'s until you pass its exercise in this browser.</p>'
+            '<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
+            f'<th>Comes from</th></tr></thead>{body}</table>'
+            f'<p>Whatever you write, these stay the engine\'s:</p><ul class="lw-capstone__engine-kept">{kept}</ul>')
 
 
 def _select(name, label, values, default):
