@@ -27,6 +27,8 @@ def build_parser():
     fit.add_argument("--checkpoint-every", type=int, default=TrainSettings.checkpoint_every)
     fit.add_argument("--eval-every", type=int, default=TrainSettings.eval_every)
     fit.add_argument("--seed", type=int, default=TrainSettings.seed)
+    fit.add_argument("--resume", metavar="CHECKPOINT",
+                     help="go on training this checkpoint's model (its sizes and vocabulary), e.g. your-gpt.npz")
     fit.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="override a GPTConfig field, e.g. --set emb_dim=64 --set norm=rmsnorm (repeatable)")
 
@@ -44,12 +46,19 @@ def build_parser():
 
 
 def run_train(args):
-    config = GPTConfig.from_dict(parse_overrides(args.set))
+    params = vocab = None
+    if args.resume:
+        if args.set:
+            raise LayerwiseError("train: --set cannot change a resumed model's sizes; they come from --resume")
+        params, config, vocab, _ = load_checkpoint(args.resume)
+    else:
+        config = GPTConfig.from_dict(parse_overrides(args.set))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     settings = TrainSettings(steps=args.steps, batch_size=args.batch_size, lr=args.lr, warmup_steps=args.warmup_steps,
                              eval_every=args.eval_every, checkpoint_path=args.out,
                              checkpoint_every=args.checkpoint_every, seed=args.seed)
-    result = train(config, load_corpus(args.corpus), settings)  # writes the checkpoint, the last one at the end
+    # writes the checkpoint, the last one at the end
+    result = train(config, load_corpus(args.corpus), settings, params=params, vocab=vocab)
     print(f"saved {args.out} (final loss {result.history['train_loss'][-1]:.4f})")
 
 

@@ -135,20 +135,21 @@ def generate_start_json(request_json):
         return json.dumps({"ok": False, "problem": str(error)})
     _current["generation"] = {
         "steps": generate_steps(run.params, run.config, ids, np.random.default_rng(request["seed"]),
-                                request["temperature"], request["top_k"], kv_cache=cached, top_p=request["top_p"],
-                                fill_cache=prefill_by_steps),
+                                request["temperature"], request["top_k"] or None, kv_cache=cached,
+                                top_p=request["top_p"], fill_cache=prefill_by_steps),
         "left": request["tokens"]}
     return json.dumps({"ok": True, "cached": cached})
 
 
 def generate_next_json(budget_ms):
-    """The next characters of the generation begun by :func:`generate_start_json`: {text, done, problem}."""
+    """The next characters of the generation begun by :func:`generate_start_json`: {text, done, problem, calls}, where
+    ``calls`` counts the calls of each of the learner's functions in this chunk (what the page says was yours)."""
     generation, run = _current.get("generation"), _current.get("run")
     if generation is None:
         return json.dumps({"text": "", "done": True, "problem": "nothing is being generated"})
-    start, text, problem = time.perf_counter(), [], None
+    start, text, problem, context = time.perf_counter(), [], None, None
     try:
-        with isolated(LOOP_LIMIT_S), swapped(_current["functions"]):
+        with isolated(LOOP_LIMIT_S), swapped(_current["functions"]) as context:
             while generation["left"] > 0 and (not text or (time.perf_counter() - start) * 1000 < budget_ms):
                 _, new_id = next(generation["steps"])
                 text.append(run.vocab[new_id])
@@ -159,7 +160,8 @@ def generate_next_json(budget_ms):
     done = generation["left"] == 0
     if done:
         _current.pop("generation", None)
-    return json.dumps({"text": "".join(text), "done": done, "problem": problem})
+    return json.dumps({"text": "".join(text), "done": done, "problem": problem,
+                       "calls": context.counts if context else {}})
 
 
 def checkpoint_bytes():

@@ -71,6 +71,7 @@ class Context:
         self.recorder = recorder
         self.block = None
         self.param_names = {}  # id(array) -> parameter name, so a call can say which parameters it was given
+        self.counts = {}  # exercise id -> calls of the learner's function so far, so a page can say what ran
 
     def name_params(self, params):
         self.param_names = {id(array): name for name, array in params.items()}
@@ -82,6 +83,7 @@ class Context:
 
     def call(self, exercise_id, args, run):
         """``run(*args)`` is the learner's code for ``exercise_id``: wrap what it raises, record what it returns."""
+        self.counts[exercise_id] = self.counts.get(exercise_id, 0) + 1
         record = copy.deepcopy(args) if self.recorder is not None else None
         try:
             out = run(*args)

@@ -195,12 +195,14 @@ def generated(budget_ms=60_000, **request):
                                                                 "top_k": 10, "top_p": 0.9, "seed": 3, **request})))
     if not answer["ok"]:
         return answer
-    text = []
+    text, calls = [], {}
     while True:
         chunk = json.loads(session.generate_next_json(budget_ms))
         text.append(chunk["text"])
+        for exercise_id, count in chunk["calls"].items():
+            calls[exercise_id] = calls.get(exercise_id, 0) + count
         if chunk["done"]:
-            return {**answer, "text": "".join(text), "problem": chunk["problem"]}
+            return {**answer, "text": "".join(text), "problem": chunk["problem"], "calls": calls}
 
 
 def test_generate_streams_your_sampler_and_decode_step_as_the_engine_generates():
@@ -215,6 +217,8 @@ def test_generate_streams_your_sampler_and_decode_step_as_the_engine_generates()
                              top_p=0.9)[len("Shall I "):]
     whole = generated()
     assert whole["cached"] and whole["text"] == expected and len(expected) == 40  # 40 > seq_len: the window slides
+    # one draw per character; a decode step per block and position, the cache filled again after every slide
+    assert whole["calls"]["sample-next"] == 40 and whole["calls"]["kv-decode-step"] > 40 * CONFIG.num_layers
     assert generated(budget_ms=0)["text"] == expected  # one character a chunk
     refused = generated(prompt="\u00e9")
     assert refused["ok"] is False and "\u00e9" in refused["problem"]

@@ -6,6 +6,7 @@ import pytest
 
 from engine import model
 from engine.__main__ import main
+from engine.checkpoint import load_checkpoint
 from engine.config import GPTConfig
 from engine.errors import LayerwiseError, VocabularyError
 from engine.generate import generate, generate_text, sample_next, sampling_distribution
@@ -153,6 +154,26 @@ def test_command_line_train_then_talk(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("the ")
     assert main(talk + ["--top-p", "2"]) == 2
     assert "error: sampling_distribution: top_p must be None or a number in (0, 1], got 2.0" in capsys.readouterr().err
+
+
+def test_command_line_resumes_a_checkpoint(tmp_path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(TEXT, encoding="utf-8")
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    sizes = ["--set", "emb_dim=8", "--set", "num_heads=2", "--set", "ff_dim=16", "--set", "num_layers=1"]
+    assert main(["train", "--corpus", str(corpus), "--steps", "3", "--out", str(first), *sizes]) == 0
+    resume = ["train", "--corpus", str(corpus), "--steps", "2", "--resume", str(first), "--out", str(second)]
+    assert main(resume) == 0
+    params, config, vocab, _ = load_checkpoint(str(first))
+    resumed, resumed_config, resumed_vocab, step = load_checkpoint(str(second))
+    assert (resumed_config, resumed_vocab, step) == (config, vocab, 2)  # the sizes and vocabulary came along
+    assert all(resumed[name].shape == p.shape and not np.array_equal(resumed[name], p) for name, p in params.items())
+    assert main(resume + ["--set", "emb_dim=16"]) == 2
+    assert "--set cannot change a resumed model's sizes" in capsys.readouterr().err
+    other = tmp_path / "other.txt"
+    other.write_text(TEXT + "Z", encoding="utf-8")
+    assert main(["train", "--corpus", str(other), "--steps", "1", "--resume", str(first), "--out", str(second)]) == 2
+    assert "train: the text's characters are not the model's vocabulary" in capsys.readouterr().err
 
 
 def test_command_line_errors_are_reported_not_raised(tmp_path, capsys):

@@ -116,6 +116,6 @@ def _trainer():
     if "curves" not in _build:
         _build["curves"] = _reference()
     data = {"choices": capstone.CHOICES, "defaults": capstone.DEFAULTS, "evalEvery": capstone.EVAL_EVERY,
-            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"]}
+            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"], "generate": capstone.GENERATE}
     return render.trainer_html(_build["curves"], capstone.CHOICES, capstone.DEFAULTS,
                                _build["reference"].key(**capstone.DEFAULTS), data)

@@ -52,6 +52,20 @@ def _select(name, label, values, default):
     return f'<label>{label} <select class="lw-capstone__{name}" disabled>{options}</select></label>'
 
 
+def _generate_controls(prompt, options):
+    """Prompt, temperature, top-k and top-p (``options``: engine.capstone.GENERATE) and the Generate button."""
+    def shown(name, value):
+        return "off" if (name == "top_k" and value == 0) or (name == "top_p" and value == 1.0) else value
+
+    selects = "".join(
+        f'<label>{label} <select class="lw-capstone__{name}" disabled>'
+        + "".join(f'<option value="{value}">{shown(name, value)}</option>' for value in options[name])
+        + "</select></label>" for name, label in (("temperature", "Temperature"), ("top_k", "Top-k"),
+                                                  ("top_p", "Top-p")))
+    return (f'<label>Prompt <input type="text" class="lw-capstone__prompt" value="{escape(prompt)}" maxlength="60" '
+            f'size="14" disabled></label>{selects}{_button("generate", "Generate")}')
+
+
 def _button(name, text):
     return f'<button type="button" class="lw-button lw-capstone__{name}" disabled>{escape(text)}</button>'
 
@@ -70,6 +84,7 @@ def trainer_html(reference, choices, defaults, default_key, data):
     label = (f"Training loss per step: the engine's own run ({defaults['steps']} steps, learning rate "
              f"{defaults['lr']}, seed {defaults['seed']}) and yours once you train")
     attributes = escape(json.dumps({"reference": reference, **data}), quote=True)
+    generate = _generate_controls(data["prompt"], data["generate"])
     return (f'<div class="lw-capstone" data-capstone="{attributes}">'
             f'<div class="lw-capstone__controls">{controls}</div>'
             f'<p class="lw-capstone__status" role="status">{escape(NEEDS)}</p>'
@@ -81,4 +96,9 @@ def trainer_html(reference, choices, defaults, default_key, data):
             f'<code>{escape(json.dumps(data["prompt"]))}</code>):</p>'
             '<ol class="lw-capstone__samples" aria-live="off">'
             f'<li><span class="lw-capstone__sample-step">the engine\'s, step {defaults["steps"]}:</span> '
-            f'<samp>{escape(curve["sample"])}</samp></li></ol></div>')
+            f'<samp>{escape(curve["sample"])}</samp></li></ol>'
+            f'<div class="lw-capstone__controls lw-capstone__generate">{generate}</div>'
+            '<p class="lw-capstone__generated-by">Generate writes '
+            f'{data["generate"]["tokens"]} characters with the model you trained, drawn by your sampler once '
+            'you pass it, with your decode step and its cache once you pass that too.</p>'
+            '<pre class="lw-capstone__generated" aria-live="off"></pre></div>')
