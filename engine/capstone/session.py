@@ -13,6 +13,7 @@ import numpy as np
 
 from . import BATCH_SIZE, CONFIG, SAMPLE, SAMPLE_EVERY, settings
 from .check import check, fixed_batch
+from .check_loop import check_loop
 from .learner import NotPassing, TookTooLong, define_all, isolated
 from .swap import LearnerFailure, swapped
 from ..checkpoint import save_checkpoint
@@ -54,8 +55,12 @@ def check_json(sources_json):
     vocab = build_vocab(_corpus())
     config = CONFIG.with_overrides(vocab_size=len(vocab))
     train_ids, _ = split_ids(encode(_corpus(), vocab))
+    batch = fixed_batch(train_ids, BATCH_SIZE, config.seq_len)
     with isolated(LOOP_LIMIT_S):
-        result = check(functions, config, fixed_batch(train_ids, BATCH_SIZE, config.seq_len))
+        result = check(functions, config, batch)
+        if result["ok"]:  # the model agrees: now what the loop and generation call with its arrays
+            culprit = check_loop(functions, config, batch)
+            result.update(ok=culprit is None, culprit=culprit)
     return json.dumps(result, allow_nan=False, default=float)
 
 

@@ -234,3 +234,37 @@ def test_a_sampler_that_raises_while_generating_is_named():
     assert result["problem"] == ("your sample_next raised ValueError: half outside the blocks, given logits (60,), rng "
                                  "(a random generator), temperature 0.8, top_k 10, top_p 0.55 while "
                                  "generating")
+
+
+def checked(functions):
+    from engine.capstone.check_loop import check_loop
+    return check_loop(functions, MODEL, BATCH)
+
+
+def test_the_loop_functions_solutions_agree_and_each_known_mistake_is_named():
+    loop = ("adamw-step", "sample-next", "kv-decode-step")
+    assert checked({i: define(i, SOLUTIONS[i]) for i in loop}) is None
+    decay = checked({"adamw-step": learner_function("adamw-step", mistake("adamw-step",
+                                                                          "weight decay on every parameter"))})
+    assert (decay["function"], decay["where"]) == ("adamw_step", "the optimiser (parameter b0.ln1_g)")  # first 1-D
+    assert decay["problem"].startswith('params["b0.ln1_g"] differs from the engine\'s by up to ')
+    for name in ("no bias correction", "eps inside the square root", "decay of the updated weight"):
+        assert checked({"adamw-step": learner_function("adamw-step", mistake("adamw-step", name))}), name
+    # ("top-k keeps exactly k positions" differs only where logits tie, which a trained model's never do)
+    for name in ("temperature multiplies", "top-p stops before reaching p", "the most likely id instead of a draw",
+                 "a uniform draw"):
+        culprit = checked({"sample-next": learner_function("sample-next", mistake("sample-next", name))})
+        assert culprit and culprit["function"] == "sample_next", name
+    for name in ("scaled by sqrt(d)", "a causal mask on the one new row", "the new key put first"):
+        culprit = checked({"kv-decode-step": learner_function("kv-decode-step", mistake("kv-decode-step", name))})
+        assert culprit and culprit["where"] == "generation with the KV cache (every block)", name
+
+
+def test_the_check_json_names_your_optimiser_after_the_model_agrees():
+    source = mistake("adamw-step", "no bias correction")
+    answer = json.loads(session.check_json(json.dumps({"adamw-step": source})))
+    assert answer["ok"] is False and answer["problem"].startswith("your adamw_step does not pass")  # graded first
+    functions = {"adamw-step": learner_function("adamw-step", source)}
+    result = check(functions, MODEL, BATCH)
+    assert result["ok"]  # the loss and gradients never see the optimiser
+    assert checked(functions)["function"] == "adamw_step"
