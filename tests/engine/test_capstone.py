@@ -268,3 +268,15 @@ def test_the_check_json_names_your_optimiser_after_the_model_agrees():
     result = check(functions, MODEL, BATCH)
     assert result["ok"]  # the loss and gradients never see the optimiser
     assert checked(functions)["function"] == "adamw_step"
+
+
+def test_every_function_of_the_registry_has_its_place_in_the_models_structure():
+    from engine.capstone import structure
+    assert structure.unplaced() == []
+    rows = [row for _, _, part in structure.parts() for row in part]
+    expected = [layer.exercise_forward for layer in layers.LAYERS] + [
+        layer.exercise_backward for layer in layers.LAYERS if layer.backward] + [p.exercise for p in layers.PLAIN]
+    assert sorted(map(str, (row.exercise for row in rows))) == sorted(map(str, expected))  # each once, none lost
+    placed = {row.exercise: key for key, _, part in structure.parts() for row in part}
+    assert (placed["softmax-forward"], placed["layernorm-backward"], placed["adamw-step"], placed["sample-next"],
+            placed["mlp-forward"]) == ("attention", "backward", "optimiser", "sampler", "mlp")

@@ -97,7 +97,7 @@ def trainer_html(reference, choices, defaults, default_key, data):
             '<ol class="lw-capstone__samples" aria-live="off">'
             f'<li><span class="lw-capstone__sample-step">the engine\'s, step {defaults["steps"]}:</span> '
             f'<samp>{escape(curve["sample"])}</samp></li></ol>'
-            f'<div class="lw-capstone__controls lw-capstone__generate">{generate}</div>'
+            f'<div class="lw-capstone__controls lw-capstone__generation">{generate}</div>'
             '<p class="lw-capstone__generated-by">Generate writes '
             f'{data["generate"]["tokens"]} characters with the model you trained, drawn by your sampler once '
             'you pass it, with your decode step and its cache once you pass that too.</p>'
