@@ -90,11 +90,7 @@ class Capstone {
     }
     if (this.count) {
       const yours = this.rows.filter((row) => row.dataset.source === "yours").length;
-      const strong = document.createElement("strong");
-      strong.textContent = `${yours} of ${this.count.dataset.total}`;
-      this.count.replaceChildren(strong, yours ? " functions yours; the rest, and everything listed under the table, "
-        + "is the engine's." : " functions yours: every one is the engine's until you pass its exercise in this "
-        + "browser.");
+      this.count.querySelector("strong").textContent = `${yours} of ${this.count.dataset.total}`; // same width
     }
   }
 

@@ -6,6 +6,7 @@ from html import escape
 
 from .chart import chart_svg
 
+COUNT_TEXT = "functions yours (a function becomes yours when you pass its exercise in this browser)."
 STATS = (("step", "Step"), ("loss", "Training loss"), ("val", "Validation loss"), ("speed", "Steps/s"),
          ("elapsed", "Elapsed"), ("remaining", "Remaining"), ("apart", "Apart from the engine's"))
 NEEDS = ("Checking and training need JavaScript and the live engine (Python with NumPy, loaded into this tab the "
@@ -39,8 +40,7 @@ def functions_table(parts, engine_only):
     total = sum(len(rows) for _, rows in parts)
     body = "".join(_part(heading, rows) for heading, rows in parts)
     kept = "".join(f"<li>{escape(item)}</li>" for item in engine_only)
-    return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> functions yours: '
-            'every one is the engine\'s until you pass its exercise in this browser.</p>'
+    return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> {COUNT_TEXT}</p>'
             '<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
             f'<th>Comes from</th></tr></thead>{body}</table>'
             f'<p>Whatever you write, these stay the engine\'s:</p><ul class="lw-capstone__engine-kept">{kept}</ul>')
