@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..optim import adamw_step as _adamw_step
+from ._domain import Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "One AdamW step"
@@ -112,3 +113,22 @@ CASES = (
          m={"w": [[0.0, 0.0], [0.0, 0.0]], "b": [0.0, 0.0]}, v={"w": [[0.0, 0.0], [0.0, 0.0]], "b": [0.0, 0.0]},
          t=1, lr=0.1, weight_decay=0.5),
 )
+
+
+def _drawn_parameters(d):
+    """``d.n`` parameters alternating a matrix (rows, cols) and a vector (cols), with gradients, moments and settings
+    drawn over what the statement allows: any step t >= 1, tiny to large gradients, every setting off its default."""
+    shapes = {(f"w{i}" if i % 2 == 0 else f"b{i}"): ((d.rows, d.cols) if i % 2 == 0 else (d.cols,))
+              for i in range(d.n)}
+    scale = d.pick(1e-6, 1.0, 1e3)
+    return {"params": {name: d.normal(*shape, scale=(1.0, 1e2)) for name, shape in shapes.items()},
+            "grads": {name: d.normal(*shape, scale=scale) for name, shape in shapes.items()},
+            "m": {name: d.normal(*shape, scale=0.1 * scale) for name, shape in shapes.items()},
+            "v": {name: np.abs(d.normal(*shape, scale=scale ** 2)) for name, shape in shapes.items()},
+            "t": d.pick(1, 2, 10, 1000, 10_000), "lr": d.pick(1e-4, 3e-3, 0.1), "weight_decay": d.pick(0.0, 0.1, 0.5),
+            "beta1": d.pick(0.9, 0.8, 0.0), "beta2": d.pick(0.95, 0.999, 0.5), "eps": d.pick(1e-8, 1e-6, 1e-3)}
+
+
+# The statement: dicts of arrays with one or two axes (any sizes, up to GPT-2's 768 wide), any step t >= 1, every
+# setting a parameter.
+DOMAIN = Domain(sizes={"n": range(1, 7), "rows": range(1, 65), "cols": range(1, 769)}, make=_drawn_parameters)

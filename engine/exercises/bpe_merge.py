@@ -3,6 +3,7 @@ import numpy as np
 
 from ..bpe import merge_pair as _merge_pair
 from ..bpe import pair_counts as _pair_counts
+from ._domain import Domain
 from ._spec import Mistake, case, integers, random_case
 
 TITLE = "One byte-pair merge"
@@ -81,3 +82,8 @@ CASES = (
                 ids=lambda rng: np.concatenate([rng.integers(1, 4, 8), [0, 0, 0, 0, 0], rng.integers(1, 4, 8)]),
                 new_id=4),
 )
+
+
+# The statement: integer ids of any length n >= 2 from a vocabulary of any size; few symbols make runs and ties.
+DOMAIN = Domain(sizes={"n": range(2, 2001), "symbols": range(1, 257)},
+                make=lambda d: {"ids": d.integers(0, d.symbols, d.n), "new_id": d.symbols})

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..attention import attention_forward as _attention_forward
 from ..kv_cache import attention_step_forward as _attention_step_forward
+from ._domain import Domain
 from ._spec import Case, Mistake, case, normal, random_case
 
 TITLE = "One decode step with a KV cache"
@@ -112,3 +113,17 @@ CASES = (
     random_case("the first position (P = 0): an empty cache, the query reads only its own key", seed=606,
                 x=normal(2, 1, 8), params=_params(8), num_heads=4, **_caches(2, 4, 0, 2)),
 )
+
+
+def _drawn_step(d):
+    """A batch of new positions, the weights of every projection and a cache of P positions (P may be 0)."""
+    width = d.H * d.hs
+    params = {name: d.normal(width, width, scale=(0.5, 2.0)) if name[0] == "w" else d.normal(width, scale=0.1)
+              for name in NAMES}
+    return {"x": d.normal(d.B, 1, width, scale=(1.0, 30.0)), "params": params, "num_heads": d.H,
+            "past_k": d.normal(d.B, d.H, d.P, d.hs, scale=(1.0, 30.0)), "past_v": d.normal(d.B, d.H, d.P, d.hs)}
+
+
+# The statement: any batch, H heads of hs channels (d = H * hs), P >= 0 cached positions.
+DOMAIN = Domain(sizes={"B": range(1, 5), "H": (1, 2, 3, 4, 12), "hs": range(1, 65), "P": range(0, 129)},
+                make=_drawn_step)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..generate import sampling_distribution as _sampling_distribution
+from ._domain import Domain
 from ._spec import Mistake, generator, normal, random_case
 
 TITLE = "Sampling the next character"
@@ -102,3 +103,15 @@ CASES = (
     _case("logits in the thousands (1000, 999, 998, 0, -1000)", 413, [1000.0, 999.0, 998.0, 0.0, -1000.0]),
     _case("top_k = 1: only the largest logit, drawn every time", 414, [0.5, 2.5, -1.0], top_k=1),
 )
+
+
+def _drawn_row(d):
+    """One row of V logits (plain values tie often: top-k's and top-p's ties), each setting on, off or at an end."""
+    return {"logits": d.normal(d.V, scale=(1.0, 5.0, 1e3), offset=(0.0, 1e3)), "rng": d.generator(),
+            "temperature": d.pick(1.0, 0.5, 2.0, 0.05), "top_k": d.pick(None, 1, max(1, d.V // 2), d.V),
+            "top_p": d.pick(None, 1.0, 0.9, 0.5, 0.01)}
+
+
+# The statement: one row of any V (GPT-2's 50,257 at most), logits in the thousands, temperature > 0, top-k from 1
+# to V or off, top-p in (0, 1] or off.
+DOMAIN = Domain(sizes={"V": range(1, 50_258)}, make=_drawn_row)
