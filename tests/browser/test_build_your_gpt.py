@@ -15,7 +15,7 @@ from test_practice import edit_widget_cell
 
 from engine import exercises
 from engine.__main__ import main
-from engine.capstone import DEFAULTS, layers, structure
+from engine.capstone import CONFIG, DEFAULTS, layers, structure
 from engine.capstone.reference import key
 from engine.checkpoint import load_checkpoint
 from engine.examples import run
@@ -149,7 +149,9 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
     generated = page.evaluate("Layerwise.capstone.generated")
     tokens = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))["generate"]["tokens"]
     assert generated["problem"] is None and len(generated["text"]) == tokens
-    assert generated["calls"] == {"sample-next": tokens} and generated["cached"] is False
+    # every character: one draw by your sampler, and your LayerNorm twice per block and once at the end of a forward
+    norms = (2 * CONFIG.num_layers + 1) * tokens
+    assert generated["calls"] == {"sample-next": tokens, "layernorm-forward": norms} and generated["cached"] is False
     assert status(page).startswith(f"Generated {tokens} characters with your sample_next ({tokens} draws)")
     assert page.locator(".lw-capstone__generated").text_content() == "Shall I " + generated["text"]
     assert page.evaluate("window.__shifts") == 0

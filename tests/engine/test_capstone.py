@@ -157,7 +157,7 @@ def test_code_that_no_longer_passes_is_refused_with_its_reason():
 
 
 def test_settings_outside_the_offered_ones_are_refused():
-    with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, got 150"):
+    with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, 1000, got 150"):
         settings(150, 3e-3, 0)
 
 
