@@ -32,6 +32,18 @@ def prefill(params, ids, config):
     return logits[:, -1], keys_and_values(cache)
 
 
+def prefill_by_steps(params, ids, config):
+    """What :func:`prefill` gives, made one position at a time from an empty cache with :func:`decode_step`: slower
+    than one forward, but it never reads the forward's caches, which a model with swapped-in layers ("Build your
+    GPT") keeps in another form."""
+    ids = np.asarray(ids)  # (B, T)
+    empty = np.zeros((ids.shape[0], config.num_heads, 0, config.emb_dim // config.num_heads))  # (B, H, 0, hs)
+    past = [(empty, empty) for _ in range(config.num_layers)]
+    for position in range(ids.shape[1]):
+        logits, past = decode_step(params, ids[:, position], position, config, past)  # (B, V)
+    return logits, past
+
+
 def attention_step_forward(x, params, num_heads, past):
     """Causal self-attention of one new position ``x (B, 1, d)`` over the ``past`` keys and values and its own.
 

@@ -9,7 +9,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .. import activations, attention, embedding, init, linear, loss, model, norms, optim, train
+from .. import (activations, attention, embedding, generate, init, kv_cache, linear, loss, model, norms, optim,
+                train)
 from ..config import GPTConfig
 from ..errors import LayerwiseError
 from ..exercises.block_forward import PARAMS as BLOCK_PARAMS, config_for as block_config
@@ -228,10 +229,37 @@ def _gpt2_only(learner, engine, scheme, shape, rng, num_layers, residual=False):
                                                                                       residual)
 
 
+def _adamw_in_place(learner, engine, params, grads, state, lr, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1):
+    """The learner's step returns the parameters and moments (new dicts, or the given ones updated); the loop keeps
+    its own arrays, so the values are written back into them."""
+    state["step"] += 1
+    new_params, m, v = learner(params, grads, state["m"], state["v"], state["step"], lr, weight_decay, *betas, eps)
+    for name, p in params.items():
+        p[...] = new_params[name]
+        state["m"][name][...] = m[name]
+        state["v"][name][...] = v[name]
+
+
+def _draw_only(learner, engine, logits, rng, temperature=1.0, top_k=None, top_p=None):
+    """The learner's sampler returns its probabilities and the id; generation wants the id."""
+    return int(learner(logits, rng, temperature, top_k, top_p)[1])
+
+
+def _step_with_cache(learner, engine, x, params, num_heads, past):
+    """The learner's decode step returns ``(y, k, v)``; the engine's ``(y, (k, v))``."""
+    y, k, v = learner(x, params, num_heads, *past)
+    return y, (k, v)
+
+
 PLAIN = (
     Plain("causal mask", attention.causal_mask, "causal-mask", Names(attention, "causal_mask")),
     Plain("GPT-2 initialisation", init.init_weight, "gpt2-init", Names(model, "init_weight"), call=_gpt2_only),
     Plain("learning-rate schedule", optim.learning_rate, "learning-rate", Names(train, "learning_rate")),
+    Plain("AdamW step", optim.adamw_step, "adamw-step", Names(train, "adamw_step"), call=_adamw_in_place),
+    Plain("sampling the next character", generate.sample_next, "sample-next", Names(generate, "sample_next"),
+          call=_draw_only),
+    Plain("attention of one new position over the KV cache", kv_cache.attention_step_forward, "kv-decode-step",
+          Names(kv_cache, "attention_step_forward"), call=_step_with_cache),
 )
 
 
@@ -256,6 +284,7 @@ NOT_CALLED = {
     "param-count": "it counts parameters; training does not call it",
     "numerical-gradient": "a checking tool, not part of the model",
     "relative-error": "a checking tool, not part of the model",
+    "bpe-merge": "the model reads characters, not byte-pair tokens",
 }
 
 
