@@ -74,6 +74,9 @@ class TrainRun:
 
     def __init__(self, config, text, settings):
         self.settings = settings
+        if config.tokenizer != "char":  # refuse rather than silently train on characters
+            raise ConfigError(f"train: tokenizer={config.tokenizer} is not wired into training, checkpoints and talk "
+                              f"yet; engine.tokenizer trains and applies it on its own")
         self.vocab = build_vocab(text)
         if config.vocab_size not in (None, len(self.vocab)):
             raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has "
