@@ -80,7 +80,8 @@ def reduce_kv(dkv, kv_heads):
 
 def project_qkv(x, params, num_heads, kv_heads, rope):
     """Queries ``(B, H, T, hs)``, keys and values ``(B, G, T, hs)`` of ``x (B, T, d)``, queries and keys rotated by
-    ``rope`` tables when given; returns ``(q, k, v, caches)``. Shared by the full forward and the cached step."""
+    ``rope`` tables when given; returns ``(q, k, v, (q_cache, k_cache, v_cache))``. Shared by the full forward and
+    the cached step."""
     missing = [name for name in PARAM_NAMES if name not in params]
     if missing:
         raise LayerwiseError(f"attention_forward: params is missing {', '.join(missing)}; "
@@ -96,7 +97,7 @@ def project_qkv(x, params, num_heads, kv_heads, rope):
                          f"size {q.shape[-1]} it must have {kv_heads * q.shape[-1]}")
     if rope is not None:
         q, k = rope_forward(q, rope), rope_forward(k, rope)
-    return q, k, v, {"q": q_cache, "k": k_cache, "v": v_cache}
+    return q, k, v, (q_cache, k_cache, v_cache)
 
 
 def attention_forward(x, params, num_heads, kv_heads=None, rope=None):
@@ -110,10 +111,10 @@ def attention_forward(x, params, num_heads, kv_heads=None, rope=None):
     x = as_float_array("attention_forward", "x", x)
     check_ndim("attention_forward", "x", x, 3)
     kv_heads = num_heads if kv_heads is None else kv_heads
-    q, k, v, caches = project_qkv(x, params, num_heads, kv_heads, rope)
+    q, k, v, (q_cache, k_cache, v_cache) = project_qkv(x, params, num_heads, kv_heads, rope)
     heads, sdp_cache = scaled_dot_product_forward(q, expand_kv(k, num_heads), expand_kv(v, num_heads))  # (B, H, T, hs)
     y, o_cache = linear_forward(merge_heads(heads), params["wo"], params["bo"])  # (B, T, d)
-    return y, {**caches, "sdp": sdp_cache, "o": o_cache, "num_heads": num_heads, "kv_heads": kv_heads,
+    return y, {"q": q_cache, "k": k_cache, "v": v_cache, "sdp": sdp_cache, "o": o_cache, "num_heads": num_heads, "kv_heads": kv_heads,
                "rope": rope, "kv": (k, v)}
 
 

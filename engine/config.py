@@ -124,6 +124,11 @@ class GPTConfig:
 # GPT-2 small's sizes (the 124M model of Radford et al. 2019, as in nanoGPT's "gpt2" config), so pages can put the
 # engine's closed forms beside the tiny default. Too large to initialise here; use it for counts and stds only.
 GPT2_SMALL = GPTConfig(vocab_size=50257, seq_len=1024, emb_dim=768, num_heads=12, ff_dim=3072, num_layers=12)
+# A Llama-3-8B-like config (Meta 2024, "The Llama 3 Herd of Models", Table 3): 32 layers of width 4096, 32 query
+# heads sharing 8 key/value heads, SwiGLU of width 14336, RoPE with base 500,000, RMSNorm, 128K tokens. The engine's
+# attention and head keep their biases, which Llama has not; for counts and cache sizes only.
+LLAMA3_8B = GPTConfig(vocab_size=128256, seq_len=8192, emb_dim=4096, num_heads=32, kv_heads=8, ff_dim=14336,
+                      num_layers=32, norm="rmsnorm", positions="rope", rope_base=500000.0, ffn="swiglu")
 
 
 def parse_overrides(pairs):

@@ -43,12 +43,13 @@ def attention_step_forward(x, params, num_heads, past, kv_heads=None, rope=None)
     past_k, past_v = past
     k = np.concatenate([past_k, k], axis=2)  # (B, G, P + 1, hs)
     v = np.concatenate([past_v, v], axis=2)  # (B, G, P + 1, hs)
+    grown = (k, v)  # the cache keeps the G key/value heads
+    k, v = expand_kv(k, num_heads), expand_kv(v, num_heads)  # (B, H, P + 1, hs): each serves its group
     scale = 1.0 / math.sqrt(q.shape[-1])
-    # (B, H, 1, P + 1); no mask: every key is at or before the query
-    scores = (q @ np.swapaxes(expand_kv(k, num_heads), -1, -2)) * scale
+    scores = (q @ np.swapaxes(k, -1, -2)) * scale  # (B, H, 1, P + 1); no mask: every key is at or before the query
     weights, _ = softmax_forward(scores)  # (B, H, 1, P + 1)
-    y, _ = linear_forward(merge_heads(weights @ expand_kv(v, num_heads)), params["wo"], params["bo"])  # (B, 1, d)
-    return y, (k, v)
+    y, _ = linear_forward(merge_heads(weights @ v), params["wo"], params["bo"])  # (B, 1, d)
+    return y, grown
 
 
 def _attention_step_sublayer(past, position):
