@@ -6,6 +6,7 @@ leading space, a run of punctuation, a run of spaces), and merges never cross a 
 words. Encoding applies the merges in the order they were learned; decoding joins the tokens' bytes, so
 ``decode(encode(text)) == text`` for any text.
 """
+import functools
 import json
 import re
 from collections import Counter
@@ -14,6 +15,7 @@ import numpy as np
 
 from .bpe import merge_pair, pair_counts
 from .config import BYTE_VOCAB
+from .data import load_corpus
 from .errors import LayerwiseError, VocabularyError
 
 CHUNK = re.compile(r" ?\w+| ?[^\s\w]+|\s+")  # every character is a word character, a space, or neither: no gaps
@@ -76,6 +78,12 @@ class BpeTokenizer:
             raise VocabularyError(f"decode: id {bad[0]} is not a token of this {self.vocab_size}-token vocabulary")
         return b"".join(self.tokens[int(i)] for i in ids).decode("utf-8", errors="replace")
 
+    def show(self, text):
+        """The tokens of ``text`` as a readable string: pieces joined by ``·``, a space as ``␣``, a byte that is not
+        a whole character as its escape (\\xc3)."""
+        pieces = [self.tokens[int(i)].decode("utf-8", errors="backslashreplace") for i in self.encode(text)]
+        return " · ".join(piece.replace(" ", "␣").replace("\n", "↵") for piece in pieces)
+
     def to_json(self):
         """The merges as id pairs, enough to rebuild the tokenizer."""
         return json.dumps({"kind": "bpe", "merges": [[self.ids[left], self.ids[right]] for left, right in self.merges]})
@@ -123,3 +131,29 @@ def train_bpe(text, vocab_size):
         merges.append(pair)
         pieces = {word: merge_pair(word_pieces, pair) for word, word_pieces in pieces.items()}
     return BpeTokenizer(merges)
+
+
+@functools.lru_cache(maxsize=4)
+def corpus_tokenizer(vocab_size):
+    """The tokenizer of ``vocab_size`` tokens trained on the shipped corpus, trained once per size (pages ask often)."""
+    return train_bpe(load_corpus(), vocab_size)
+
+
+@functools.lru_cache(maxsize=4)
+def vocabulary_sweep(text, vocab_sizes):
+    """``[(vocab_size, tokens in text, bytes per token)]`` for a tuple of sizes: merges are learned in order, so one
+    training at the largest size gives every smaller tokenizer as a prefix of its merges."""
+    largest = train_bpe(text, max(vocab_sizes))
+    rows = []
+    for size in vocab_sizes:
+        count = len(BpeTokenizer(largest.merges[:size - BYTE_VOCAB]).encode(text))
+        rows.append((size, count, len(text.encode("utf-8")) / count))
+    return rows
+
+
+def loss_per_character(loss_per_token, num_tokens, num_characters):
+    """A mean loss per token spread over the characters those tokens spell: the total is the same, so two
+    tokenizers' models compare on one scale (a token of several characters carries all of their surprise)."""
+    if num_characters < 1:
+        raise LayerwiseError(f"loss_per_character: need at least one character, got {num_characters}")
+    return loss_per_token * num_tokens / num_characters

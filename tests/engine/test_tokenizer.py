@@ -5,7 +5,7 @@ import pytest
 from engine.config import GPTConfig
 from engine.data import load_corpus
 from engine.errors import ConfigError, LayerwiseError, VocabularyError
-from engine.tokenizer import BpeTokenizer, split_chunks, train_bpe
+from engine.tokenizer import BpeTokenizer, loss_per_character, split_chunks, train_bpe, vocabulary_sweep
 from engine.train import TrainSettings, train
 
 
@@ -64,3 +64,24 @@ def test_bad_input_is_named():
 def test_training_refuses_a_tokenizer_it_cannot_use_yet():
     with pytest.raises(ConfigError, match=r"tokenizer=bpe:300 is not wired into training"):
         train(GPTConfig(tokenizer="bpe:300"), "some text to train on", TrainSettings(steps=1))
+
+
+def test_a_smaller_vocabulary_is_a_prefix_of_the_merges():
+    text = "the thee thou the thee"
+    rows = vocabulary_sweep(text, (256, 257, 300))
+    # 256: bytes only, 22 tokens; 257: th merged, 5 occurrences fewer; 300: as many merges as pay
+    assert rows[0][:2] == (256, 22) and rows[1][:2] == (257, 17)
+    assert rows[2][1] == len(train_bpe(text, 300).encode(text))
+
+
+def test_show_marks_spaces_newlines_and_partial_characters():
+    tokenizer = train_bpe("the thee thou", 300)
+    assert tokenizer.show("the thee\n") == "the · ␣ · the · e · ↵"
+    assert tokenizer.show("é") == r"\xc3 · \xa9"  # two bytes, never merged here
+
+
+def test_loss_per_character_by_hand():
+    # 2.2 nats per token over 100 tokens spelling 250 characters: 220 nats in all, 0.88 per character
+    assert abs(loss_per_character(2.2, 100, 250) - 0.88) < 1e-15
+    with pytest.raises(LayerwiseError, match="at least one character"):
+        loss_per_character(1.0, 1, 0)

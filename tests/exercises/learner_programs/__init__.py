@@ -10,7 +10,7 @@ import importlib
 from typing import NamedTuple
 
 FAMILIES = ("embedding", "linear", "activations", "softmax", "attention", "norms", "residual", "dropout", "init",
-            "loss", "model", "training", "gradcheck")
+            "loss", "model", "training", "gradcheck", "modern")
 
 
 class Correct(NamedTuple):

@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 from engine import attention, model
+from engine.__main__ import main
+from engine.checkpoint import load_checkpoint
 from engine.config import GPTConfig, parse_overrides
 from engine.errors import ConfigError
 from engine.gradcheck import check_gradients, check_layer
@@ -159,3 +161,19 @@ def test_defaults_are_gpt2s_and_the_switches_parse_from_the_command_line():
 def test_bad_switches_are_named(overrides, message):
     with pytest.raises(ConfigError, match=message):
         GPTConfig(**overrides)
+
+
+def test_the_command_line_trains_saves_and_talks_with_the_switches(tmp_path, capsys):
+    out = tmp_path / "modern.npz"
+    assert main(["train", "--steps", "2", "--eval-every", "1", "--out", str(out), "--set", "positions=rope",
+                 "--set", "ffn=swiglu", "--set", "kv_heads=2", "--set", "norm=rmsnorm"]) == 0
+    _, config, _, _ = load_checkpoint(out)
+    assert (config.positions, config.ffn, config.kv_heads, config.norm) == ("rope", "swiglu", 2, "rmsnorm")
+    capsys.readouterr()
+    talk = ["talk", "--checkpoint", str(out), "--prompt", "Shall I", "--tokens", "30"]
+    assert main(talk) == 0
+    plain = capsys.readouterr().out
+    assert main(talk + ["--kv-cache"]) == 0
+    assert capsys.readouterr().out == plain and plain.startswith("Shall I")
+    assert main(["train", "--steps", "1", "--set", "kv_heads=3"]) == 2
+    assert "kv_heads (3) must divide num_heads (4)" in capsys.readouterr().err
