@@ -6,7 +6,7 @@ import numpy as np
 
 from ..rope import rope_backward, rope_forward, rope_frequencies, rope_tables
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, layer_check
+from .kind import Block, Dim, Kind, Operand, Result, layer_gradient_gap
 from .svg import heat_map
 
 
@@ -49,7 +49,7 @@ def compute(q, k, shift, base, dy):
             Block("dq", "dq = rotate(dy, −angle)", dq, ("T", "h"), "backward"),
         ),
         arithmetic=arithmetic,
-        gradient_gap=layer_check(lambda q: (rope_forward(q, tables), None), {"q": q}, dy, {"q": dq}),
+        gradient_gap=layer_gradient_gap(lambda q: (rope_forward(q, tables), None), {"q": q}, dy, {"q": dq}),
         notes=notes,
         plots=(("Scores of rotated queries (rows) against rotated keys (columns)",
                 heat_map(scores, labels, labels, "rotary attention scores")),),

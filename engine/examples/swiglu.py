@@ -4,7 +4,7 @@ import numpy as np
 
 from ..swiglu import sigmoid, swiglu_backward, swiglu_forward
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, layer_check
+from .kind import Block, Dim, Kind, Operand, Result, layer_gradient_gap
 from .svg import line_chart
 
 GATES = np.linspace(-6.0, 6.0, 49)  # (S,) gate values for the picture
@@ -44,7 +44,7 @@ def compute(x, w_gate, w_up, w_down, dy):
             Block("dw_down", "dw_down = hidden.T @ dy", dw_down, ("F", "d"), "backward"),
         ),
         arithmetic=arithmetic,
-        gradient_gap=layer_check(swiglu_forward, inputs, dy,
+        gradient_gap=layer_gradient_gap(swiglu_forward, inputs, dy,
                                  {"x": dx, "w_gate": dw_gate, "w_up": dw_up, "w_down": dw_down}),
         notes=notes,
         plots=(("The gate's activation, silu, beside ReLU", _gate_picture()),),
