@@ -78,6 +78,9 @@ class TrainRun:
         """``params`` and ``vocab``: a trained model's (``train --resume``) instead of fresh weights; the text must
         have exactly that vocabulary, or its ids would mean other characters. AdamW's moments start at zero."""
         self.settings = settings
+        if config.tokenizer != "char":  # refuse rather than silently train on characters
+            raise ConfigError(f"train: tokenizer={config.tokenizer} is not wired into training, checkpoints and talk "
+                              f"yet; engine.tokenizer trains and applies it on its own")
         self.vocab = build_vocab(text)
         if vocab is not None and list(vocab) != self.vocab:
             extra = sorted(set(self.vocab) - set(vocab))

@@ -101,7 +101,15 @@ def _mlp_learner_results(out, x, params, prefix, config):
     return (dx, *(grads[f"{prefix}.{name}"] for name in MLP_PARAMS))
 
 
-def _attention_arguments(x, params, num_heads):
+def _multi_head_only(function, num_heads, kv_heads, rope):
+    """The attention exercises are written for GPT-2's attention: every head its own keys and values, no rotation."""
+    if rope is not None or kv_heads not in (None, num_heads):
+        raise LayerwiseError(f"{function}: the exercise's version is multi-head attention with learned positions; "
+                             f"this model uses {'rotary positions' if rope is not None else f'{kv_heads} kv heads'}")
+
+
+def _attention_arguments(x, params, num_heads, kv_heads=None, rope=None):
+    _multi_head_only("attention_forward", num_heads, kv_heads, rope)
     return (x, *(params[name] for name in attention.PARAM_NAMES), num_heads)
 
 
@@ -245,8 +253,9 @@ def _draw_only(learner, engine, logits, rng, temperature=1.0, top_k=None, top_p=
     return int(learner(logits, rng, temperature, top_k, top_p)[1])
 
 
-def _step_with_cache(learner, engine, x, params, num_heads, past):
+def _step_with_cache(learner, engine, x, params, num_heads, past, kv_heads=None, rope=None):
     """The learner's decode step returns ``(y, k, v)``; the engine's ``(y, (k, v))``."""
+    _multi_head_only("attention_step_forward", num_heads, kv_heads, rope)
     y, k, v = learner(x, params, num_heads, *past)
     return y, (k, v)
 
@@ -285,6 +294,11 @@ NOT_CALLED = {
     "numerical-gradient": "a checking tool, not part of the model",
     "relative-error": "a checking tool, not part of the model",
     "bpe-merge": "the model reads characters, not byte-pair tokens",
+    "tokenizer-forward": "the model reads characters, not byte-pair tokens",
+    "rope-forward": "the page's model learns its positions (positions=\"rope\" is a switch of GPTConfig)",
+    "swiglu-forward": "the page's model uses a GELU MLP (ffn=\"swiglu\" is a switch of GPTConfig)",
+    "gqa-forward": "the page's model gives every head its own keys and values (kv_heads is a switch of GPTConfig)",
+    "modern-block-forward": "the page's model is GPT-2's block; the modern one is a GPTConfig switch away",
 }
 
 

@@ -15,7 +15,8 @@ from layerwise_build.livewidgets.serve import SiteHandler, start_server
 pytestmark = pytest.mark.browser
 
 MAX_CLS = 0.02
-PAGES = ["layers/layernorm/", "layers/attention/", "layers/embedding/", "model/model/"]
+PAGES = ["layers/layernorm/", "layers/attention/", "layers/embedding/", "model/model/", "layers/gqa/",
+         "model/modern_block/"]
 VIEWPORTS = {"phone": {"width": 412, "height": 915}, "desktop": {"width": 1280, "height": 800}}
 
 # Installed before any page script: every layout-shift entry from the first paint on (buffered), with what moved.
