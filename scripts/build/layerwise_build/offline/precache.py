@@ -2,7 +2,8 @@
 (a hash of its bytes) so that a new build re-downloads only what changed; the runtime's files on the CDN when
 Pyodide is not self-hosted; and the build's key, a hash of that whole list, which names the build in its sw.js.
 
-Left out: the worker itself, source maps, the sitemap (for crawlers), and the source pages of the tests (12 of the
+Left out: the worker itself, source maps, the compressed sitemap (for crawlers; the theme reads sitemap.xml to
+follow links in place, so that is kept), and the source pages of the tests (12 of the
 site's ~50 MB; the package's own source pages, which every page links line by line, are kept).
 """
 import hashlib
@@ -13,7 +14,7 @@ from urllib.parse import urljoin
 from ..livewidgets import pyodide_dist
 
 WORKER = "sw.js"
-LEFT_OUT_NAMES = (WORKER, "sitemap.xml", "sitemap.xml.gz")
+LEFT_OUT_NAMES = (WORKER, "sitemap.xml.gz")
 LEFT_OUT_SUFFIXES = (".map",)
 
 
