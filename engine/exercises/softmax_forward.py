@@ -13,7 +13,7 @@ FUNCTION = "softmax"
 OUTPUTS = ("p",)
 STATEMENT = """\
 Write `softmax(x)` returning probabilities over the last axis of `x` `(..., n)`: every row of the result is
-positive and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
+non-negative and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
 before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0. Arrays are float64
 (NumPy's default); leave `x` unchanged."""
 SOLUTION = '''\
