@@ -9,12 +9,21 @@
  * site reloads on the change of controller), so a page of one build never runs with a wheel of another. The files
  * the old build alone had are then deleted. The interpreter's memory snapshot is kept only when the page asked for
  * it (sw.js?snapshot=1: not where data is dear or memory short, as the workers do). */
-import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
+import { addPlugins, cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
 
-const { build, precache, snapshot } = self.LAYERWISE_OFFLINE;
+const { build, precache, snapshot, reusable } = self.LAYERWISE_OFFLINE;
 const withSnapshot = new URL(self.location.href).searchParams.get("snapshot") === "1";
+const fromHttpCache = new Set(reusable.map((url) => new URL(url, self.location.href).href));
 
 cleanupOutdatedCaches();
+// Workbox fetches a file with a revision past the HTTP cache, so that a stale copy is never kept under a new
+// revision. The runtime, the engine's folder and the snapshot never change under their URL (named by version or
+// content): those come from the HTTP cache where the page's engine has just put them, or the first visit would
+// download the 8.6 MB wasm twice.
+addPlugins([{
+  requestWillFetch: async ({ request }) => (fromHttpCache.has(request.url) ? new Request(request, { cache: "default" })
+    : request),
+}]);
 // Pages are asked for as folders (layers/layernorm/), which mkdocs writes as folder/index.html.
 precacheAndRoute(precache.filter((entry) => withSnapshot || entry.url !== snapshot), { directoryIndex: "index.html" });
 

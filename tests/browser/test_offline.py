@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser_pages import reports_device, wait_for_engine
+from browser_pages import reports_device, wait_for_engine, waits_for_scripts
 from conftest import CHROMIUM, CHROMIUM_ARGS, LIVE_DIST, NOT_LIVE_REASON, ROOT, SITEMAP_READ
 from practice_pages import run_and_wait, type_code
 from test_build_your_gpt import click, page_reference, wait_state
@@ -86,6 +86,7 @@ def reader(site, browser, rebuild, tmp_path_factory):
     context.add_init_script(SITEMAP_READ)
     context.add_init_script(reports_device(4))
     page = context.pages[0] if context.pages else context.new_page()
+    waits_for_scripts(page)  # goto and reload return once the page's scripts ran (they start after the first paint)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield context, page
@@ -197,3 +198,25 @@ def test_a_new_build_is_offered_and_taken_whole(live, reader, rebuild):
         assert page.evaluate("Layerwise.engineConfig.lockFile") == new_lock
         assert wait_for_engine(page)["state"] == "ready"
         context.set_offline(False)
+
+        page.wait_for_function("Layerwise.offline.state === 'kept'", timeout=KEPT_TIMEOUT_MS)
+        page.locator(".lw-offline button", has_text="Remove").click()
+        page.wait_for_function("Layerwise.offline.state === 'offer'")
+        assert footer(page) == "Read this site offline · Keep a copy"
+        assert page.evaluate(KEPT_URLS) == []
+        assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 0
+
+
+def test_a_device_short_of_memory_is_only_offered_the_copy(site, browser):
+    if not site.live:
+        pytest.skip(NOT_LIVE_REASON)
+    context = browser.new_context()  # service workers allowed, as in a reader's browser
+    context.add_init_script(reports_device(2))  # under 4 GB: what the engine's snapshot is not sent to either
+    page = context.new_page()
+    waits_for_scripts(page)
+    page.goto(site.url + START)
+    assert wait_for_engine(page)["state"] == "ready"
+    page.wait_for_function("Layerwise.offline.state === 'offer'", timeout=60_000)
+    assert footer(page) == "Read this site offline · Keep a copy"
+    assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 0
+    context.close()

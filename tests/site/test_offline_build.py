@@ -128,6 +128,9 @@ def test_the_worker_keeps_every_file_with_its_revision_and_the_cdn_runtime(toy_o
         assert url in kept and kept[url] is None, url  # versioned URLs: their own revision
     snapshot = re.search(r'"snapshot": "([^"]+)"', config)[1]
     assert offline["snapshot"] == f"assets/layerwise/{snapshot}" and offline["snapshot"] in kept
+    # taken from the HTTP cache: only what never changes under its URL (the runtime, the engine's folder)
+    assert set(runtime + [numpy, offline["snapshot"]]) <= set(offline["reusable"])
+    assert "index.html" not in offline["reusable"] and "assets/layerwise/offline.js" not in offline["reusable"]
     assert "self.skipWaiting" in (toy_offline / "sw.js").read_text()  # the bundle after the list
 
 
@@ -156,7 +159,7 @@ def test_the_real_site_keeps_its_runtime(built_site):
     kept = {entry["url"] for entry in offline_list(built_site)["precache"]}
     config = (built_site / "assets/layerwise/engine-config.js").read_text()
     lock_file = "assets/layerwise/" + re.search(r'"lockFile": "([^"]+)"', config)[1]
-    assert lock_file in kept
+    assert lock_file in kept and lock_file in offline_list(built_site)["reusable"]
     assert any(url.endswith(".whl") and url.startswith(lock_file.rsplit("/", 1)[0]) for url in kept)
     runtime = ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
     if (built_site / "pyodide").is_dir():  # PYODIDE_DIST: every file of the self-hosted folder

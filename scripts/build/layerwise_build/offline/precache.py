@@ -50,8 +50,11 @@ def build_key(entries):
     return digest.hexdigest()[:16]
 
 
-def worker_script(entries, snapshot, bundle):
-    """sw.js: the build's list (sizes dropped: the worker does not need them) before the bundled worker."""
+def worker_script(entries, snapshot, unchanging, bundle):
+    """sw.js: the build's list (sizes dropped: the worker does not need them) before the bundled worker; the
+    entries under the folders or names ``unchanging`` never change under their URL, so the worker may take them from
+    the HTTP cache."""
     offline = {"build": build_key(entries), "snapshot": snapshot,
-               "precache": [{"url": e["url"], "revision": e["revision"]} for e in entries]}
+               "precache": [{"url": e["url"], "revision": e["revision"]} for e in entries],
+               "reusable": [e["url"] for e in entries if e["url"].startswith(tuple(unchanging))]}
     return f"self.LAYERWISE_OFFLINE = {json.dumps(offline, separators=(',', ':'))};\n{bundle}"

@@ -117,5 +117,8 @@ def on_post_build(config):
         packages = engine_package.engine_entry(widgets["package"])["depends"]
         entries += precache.cdn_entries(pyodide_dist.cdn_url(widgets["version"]), lock, packages)
     snapshot = f"{widgets_part.ASSETS}/{widgets['snapshot'].name}"
-    script = precache.worker_script(entries, snapshot, _build["worker"].read_text(encoding="utf-8"))
+    # named by the pinned version or by content: the same URL always holds the same bytes
+    unchanging = (f"{pyodide_dist.SITE_FOLDER}/", f"{widgets['engine_folder']}/", snapshot,
+                  pyodide_dist.cdn_url(widgets["version"]))
+    script = precache.worker_script(entries, snapshot, unchanging, _build["worker"].read_text(encoding="utf-8"))
     (site / precache.WORKER).write_text(script, encoding="utf-8")
