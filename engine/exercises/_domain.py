@@ -98,12 +98,16 @@ def seed_of(source):
 
 
 def drawn_cases(domain, seed):
-    """The domain's ``count`` cases for ``seed``; the first has every size at its smallest."""
+    """The domain's ``count`` cases for ``seed``: the first has every size at its smallest, the next ones each
+    size in turn at its largest (the others drawn, and cut to the budget first), the rest are drawn."""
     found = []
+    names = list(domain.sizes)
     for index in range(domain.count):
         rng = np.random.default_rng([seed, index, _SIZES])
         sizes = {name: _smallest(allowed) if index == 0 else _size(rng, allowed)
                  for name, allowed in domain.sizes.items()}
+        if 0 < index <= len(names):
+            sizes[names[index - 1]] = _largest(domain.sizes[names[index - 1]])
         found.append(_drawn(domain, seed, index, _within_budget(sizes, domain), False))
     return found
 

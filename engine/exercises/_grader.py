@@ -9,6 +9,7 @@ the engine's own functions refused. Whatever it raises is reported with the line
 grader's traceback.
 """
 import contextlib
+import gc
 import io
 import os
 import time
@@ -188,18 +189,30 @@ def _check_case(exercise, learner, function, case):
     inputs = case.make()
     before = copies(inputs)
     got = _call(exercise, learner, function, case, inputs)
-    want = expected(exercise, case)  # only now, from inputs made afresh
-    for index, (name, wanted, have) in enumerate(zip(exercise.OUTPUTS, want, got)):
-        message = difference(case, name, wanted, have)
-        if message:
-            comparison = _cells.comparison(name, wanted, have)
-            raise Stop(message, shown(case, comparison[3]), comparison,
-                       _matching_hint(exercise, case, want, index, got))
+    with _collector_paused():  # no finaliser of the learner's objects runs while the expected outputs exist
+        want = expected(exercise, case)  # only now, from inputs made afresh
+        for index, (name, wanted, have) in enumerate(zip(exercise.OUTPUTS, want, got)):
+            message = difference(case, name, wanted, have)
+            if message:
+                comparison = _cells.comparison(name, wanted, have)
+                raise Stop(message, shown(case, comparison[3]), comparison,
+                           _matching_hint(exercise, case, want, index, got))
     changed = changed_input(inputs, before, getattr(exercise, "MAY_CHANGE_INPUTS", ()))
     if changed:
         raise Stop(f"On {case.label}, `{exercise.FUNCTION}` changed its input `{changed}` in place. Leave the "
                    f"caller's arrays as they were: the model still needs them after this call. Work on new arrays "
                    f"(`{changed} = {changed} - ...` rather than `{changed} -= ...`).", shown(case))
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _matching_hint(exercise, case, want, index, got):
