@@ -3,8 +3,8 @@
 An exercise module may declare, beside its hand-worked ``CASES``::
 
     DOMAIN = Domain(
-        sizes={"rows": range(1, 65), "n": range(1, 769)},   # ranges (inclusive of both ends) or tuples of values
-        make=lambda d: {"x": d.normal(d.rows, d.n, scale=(1.0, 1e4), offset=(0.0, 1e3)),
+        sizes={**LEADING, "rows": range(1, 65), "n": range(1, 769)},  # ranges (both ends included) or tuples
+        make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 1e4), offset=(0.0, 1e3)),
                         "eps": d.pick(1e-5, 0.1)},
     )
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from ._spec import Case
 
+LEADING = {"axes": (0, 1, 2), "a": range(1, 4), "b": range(1, 4)}  # sizes of "any number of leading axes": d.lead()
 SEED_LINE = re.compile(r"^[ \t]*#[ \t]*seed:[ \t]*(\d{1,9})[ \t]*$", re.MULTILINE)
 _SIZES, _PICKS, _VALUES = 0, 1, 2  # the three random streams of a case: shrinking one leaves the others as they were
 STRIDED_SHARE = 0.3  # of float array inputs given as non-contiguous views
@@ -54,6 +55,11 @@ class Draw:
             return self.__dict__["sizes"][name]
         except KeyError:
             raise AttributeError(f"the domain has no size {name!r}") from None
+
+    def lead(self):
+        """The leading axes of an input ``(..., n)``: none, one or two, of sizes 1 to 3 (needs ``**LEADING`` in the
+        domain's sizes)."""
+        return (self.a, self.b)[:self.axes]
 
     def pick(self, *options):
         """One of ``options``."""

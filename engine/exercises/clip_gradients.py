@@ -1,5 +1,6 @@
 """Exercise: clip two gradients together by their global norm."""
 from ..optim import clip_grad_norm as _clip_grad_norm
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Clipping by the global norm"
@@ -11,10 +12,11 @@ OUTPUTS = ("g1_clipped", "g2_clipped")
 STATEMENT = """\
 Write `clip_gradients(g1, g2, max_norm)` returning the two gradients `(g1_clipped, g2_clipped)` after clipping by
 their *global* norm \\(\\sqrt{\\sum g_1^2 + \\sum g_2^2}\\): when it exceeds `max_norm`, multiply both by
-`max_norm / norm`; otherwise return them unchanged. One common factor keeps the direction of the whole update.
-Use exactly `max_norm / norm`: PyTorch's `max_norm / (norm + 1e-6)` moves the result by about `1e-6 / norm`
-relative, more than the tests' tolerance (relative 1e-8). Arrays are float64 (NumPy's default). You may scale
-`g1` and `g2` in place, as an optimiser's clipping does, or return new arrays; either way return both."""
+`max_norm / norm`; otherwise return them unchanged, also when both are exactly zero (a norm of 0). One common
+factor keeps the direction of the whole update. Use exactly `max_norm / norm`: PyTorch's `max_norm / (norm + 1e-6)`
+moves the result by about `1e-6 / norm` relative, more than the tests' tolerance (relative 1e-8). Arrays are
+float64 (NumPy's default). You may scale `g1` and `g2` in place, as an optimiser's clipping does, or return new
+arrays; either way return both."""
 SOLUTION = '''\
 def clip_gradients(g1, g2, max_norm):
     """g1, g2: arrays of any shapes; max_norm > 0. Return (g1_clipped, g2_clipped)."""
@@ -24,7 +26,7 @@ def clip_gradients(g1, g2, max_norm):
 '''
 HINTS = (
     "The global norm is the square root of the sum of *all* squared entries of both arrays.",
-    "Only shrink: the factor is min(1, max_norm / norm).",
+    "Only shrink: multiply by max_norm / norm only when norm > max_norm (so a zero norm is never divided by).",
 )
 MISTAKES = (
     Mistake("always rescaled", "min(1.0, max_norm / norm)", "max_norm / norm",
@@ -61,4 +63,17 @@ CASES = (
     case("two zero gradients (norm 0)", g1=[0.0, 0.0, 0.0], g2=[[0.0], [0.0]], max_norm=1.0),
     random_case("huge gradients (norm about 1e8), g1 (2, 3, 4) and g2 0-d, max_norm 0.5", seed=83,
                 g1=normal(2, 3, 4, scale=1e7), g2=normal(scale=1e7), max_norm=0.5),
+)
+
+
+def _gradient(d, *shape):
+    """A gradient of any magnitude, exactly zero at times."""
+    return d.normal(*shape, scale=(0.0, 1e-6, 1.0, 1e3, 1e8))
+
+
+# The statement: two arrays of any shapes (0-d too), any max_norm > 0, norms below and above it, both zero.
+DOMAIN = Domain(
+    sizes={**LEADING, "n": range(1, 769), "m": (0, 1, 5, 64)},
+    make=lambda d: {"g1": _gradient(d, *d.lead(), d.n), "g2": _gradient(d, *(d.m,) * (d.m > 0)),
+                    "max_norm": d.pick(1e-3, 0.5, 1.0, 5.0, 1e4)},
 )
