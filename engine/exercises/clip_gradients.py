@@ -1,4 +1,6 @@
 """Exercise: clip two gradients together by their global norm."""
+import numpy as np
+
 from ..optim import clip_grad_norm as _clip_grad_norm
 from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
@@ -66,14 +68,16 @@ CASES = (
 )
 
 
-def _gradient(d, *shape):
-    """A gradient of any magnitude, exactly zero at times."""
-    return d.normal(*shape, scale=(0.0, 1e-6, 1.0, 1e3, 1e8))
+def _gradients(d):
+    """Two arrays of any shapes (0-d too), any max_norm > 0: fixed ones, or a fraction of this norm (a tiny norm is
+    clipped too: always in the second case), both gradients zero at times."""
+    scale = 1e-6 if d.index == 1 else d.pick(1e-6, 1.0, 1e3, 1e8)  # both of one magnitude, each zero at times
+    g1 = d.normal(*d.lead(), d.n, scale=scale) * (d.index == 1 or d.pick(1.0, 1.0, 0.0))
+    g2 = np.asarray(d.normal(*(d.m,) * (d.m > 0), scale=scale) * d.pick(1.0, 1.0, 0.0))  # 0-d stays an array
+    norm = float(np.sqrt(np.sum(g1 ** 2) + np.sum(g2 ** 2)))
+    fraction = 0.5 if d.index == 1 else d.pick(None, 0.5, 0.999, 2.0)
+    max_norm = norm * fraction if fraction and norm else d.pick(1e-3, 0.5, 1.0, 5.0, 1e4)
+    return {"g1": g1, "g2": g2, "max_norm": max_norm}
 
 
-# The statement: two arrays of any shapes (0-d too), any max_norm > 0, norms below and above it, both zero.
-DOMAIN = Domain(
-    sizes={**LEADING, "n": range(1, 769), "m": (0, 1, 5, 64)},
-    make=lambda d: {"g1": _gradient(d, *d.lead(), d.n), "g2": _gradient(d, *(d.m,) * (d.m > 0)),
-                    "max_norm": d.pick(1e-3, 0.5, 1.0, 5.0, 1e4)},
-)
+DOMAIN = Domain(sizes={**LEADING, "n": range(1, 769), "m": (0, 1, 5, 64)}, make=_gradients)

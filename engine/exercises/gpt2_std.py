@@ -63,4 +63,5 @@ CASES = (
 )
 
 # The statement: num_layers any integer from 1 up, residual or not.
-DOMAIN = Domain(sizes={"L": range(1, 100_001)}, make=lambda d: {"num_layers": d.L, "residual": d.pick(True, False)})
+DOMAIN = Domain(sizes={"L": range(1, 100_001)}, make=lambda d: {"num_layers": d.L, "residual": d.pick(True, False)},
+                budget=1 << 20)
