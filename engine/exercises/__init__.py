@@ -4,7 +4,7 @@ One module per exercise: id ``layernorm-backward`` is module ``layernorm_backwar
 adding one module (modules starting with ``_`` are the machinery). :func:`grade` is the entry point for tests and
 the build, :func:`grade_json` its string-returning twin for the browser's practice worker (which may call
 :func:`prepare` first), and :func:`validate` is what the strict build calls for every ``exercise`` fence. See
-ARCHITECTURE.md, "Exercises", for how to write one.
+engine/exercises/README.md for how to write one.
 
 Cases: ``CASES`` are the hand-worked ones (``_spec.case``, ``_spec.random_case``), checked first, in order. An
 exercise should also declare ``DOMAIN = Domain(sizes={...}, make=lambda d: {...})`` (``_domain``): what its
@@ -59,6 +59,9 @@ def get(exercise_id):
     exercise = importlib.import_module(f"{__name__}.{name}")
     if not hasattr(exercise, "STARTER"):
         _give_default_starter(exercise)
+    for given in getattr(exercise, "GIVEN", ()):  # imported now, not inside a grade (which drops what it imports)
+        if isinstance(given, str):
+            get(given)
     return exercise
 
 

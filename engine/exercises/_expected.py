@@ -3,6 +3,8 @@ has returned, from inputs made afresh (nothing is kept between cases or grades, 
 expected output before it has answered, or change one that a later grade uses)."""
 import numpy as np
 
+from ._given import functions
+
 
 def expected(exercise, case):
     """The reference's outputs on ``case``, one array per name in ``OUTPUTS``."""
@@ -30,6 +32,6 @@ def _mistake_outputs(exercise, function, case):
 
 
 def _mistake_function(exercise, mistake):
-    namespace = {"np": np, "__name__": "__mistake__"}
+    namespace = {"np": np, "__name__": "__mistake__", **functions(getattr(exercise, "GIVEN", ()))}
     exec(compile(mistake.source(exercise.SOLUTION), f"<mistake {mistake.name}>", "exec"), namespace)
     return namespace[exercise.FUNCTION]

@@ -52,8 +52,9 @@ def _numbers(value):
 
 
 class Learner:
-    def __init__(self, source, guard, answers=()):
+    def __init__(self, source, guard, answers=(), given=None):
         self.source = source
+        self.given = given or {}  # functions the exercise hands the learner by name (``_given``)
         self.guard = guard
         self.answers = answers  # code objects of the exercise's engine functions (see EngineCalls)
         self.changes = []  # what the module-level code changed in the guarded modules, given to every call
@@ -62,7 +63,7 @@ class Learner:
     def define(self):
         """Compile and run the learner's module (SyntaxError escapes as itself); return its namespace."""
         code = compile(self.source, LEARNER_FILE, "exec")
-        self.namespace = {"np": np, "__name__": "__learner__", "__builtins__": builtins}
+        self.namespace = {"np": np, "__name__": "__learner__", "__builtins__": builtins, **self.given}
         self._run(exec, (code, self.namespace), keep_changes=True)
         return self.namespace
 

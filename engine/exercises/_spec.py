@@ -40,7 +40,8 @@ class Gradcheck(NamedTuple):
     """
     forward: str                # the forward's name in the learner's code
     args: tuple[str, ...]       # case inputs passed to it, in order
-    wrt: tuple[str, ...]        # the inputs whose gradients the backward returns, in its order
+    wrt: tuple[str | None, ...]  # the inputs whose gradients the backward returns, in its order (None: not
+                                 # checked, for a gradient that is 0 up to round-off whatever the input)
     upstream: str | None        # the case input holding the upstream gradient; None for a scalar loss
 
 

@@ -76,7 +76,12 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
     reference = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))["reference"][key(**DEFAULTS)]
     points = page.locator(".lw-capstone__reference").get_attribute("points").split()
     assert len(points) == DEFAULTS["steps"] == len(reference["train"])
-    assert page.locator(".lw-capstone__samples samp").text_content() == reference["sample"]
+    shown = page.locator(".lw-capstone__engine-sample samp").text_content()  # on one line, its breaks written as verse's
+    assert shown.replace(" // ", "\n\n").replace(" / ", "\n") == reference["sample"]
+    # what good looks like: the engine's own validation loss at the end of the default run, and the trained model's
+    expect = page.locator(".lw-capstone__expect").text_content()
+    assert f"after {DEFAULTS['steps']} steps" in expect and f"{reference['val'][-1][1]:.4f}" in expect
+    assert page.locator(".lw-capstone__expect a").get_attribute("href") == "../inside/"
     assert "need JavaScript and the live engine" in status(page)
     assert all(page.locator(f".lw-capstone__{name}").is_disabled() for name in ("check", "train", "download"))
     context.close()
@@ -111,13 +116,22 @@ def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_st
     paused_at = page.evaluate("Layerwise.capstone.step")
     page.wait_for_timeout(1000)
     assert page.evaluate("Layerwise.capstone.step") == paused_at
+    # one number: the status and the step shown agree, whatever landed after Pause
+    assert status(page) == f"Paused after step {paused_at}. Resume goes on from there."
+    assert page.locator(".lw-capstone__step").text_content() == f"{paused_at} / 100"
     click(page, "resume")
-    page.wait_for_function("Layerwise.capstone.step >= 45", timeout=60_000)
+    page.wait_for_function("Layerwise.capstone.step >= 55", timeout=60_000)
     click(page, "stop")
     assert wait_state(page, ["stopped"]) == "stopped"
     hook = page.evaluate("({losses: Layerwise.capstone.losses, reference: Layerwise.capstone.reference, "
                          "step: Layerwise.capstone.step, samples: Layerwise.capstone.samples})")
-    assert len(hook["losses"]) == hook["step"] >= 45
+    assert len(hook["losses"]) == hook["step"] >= 55
+    # every sample whole, in the slot of its step (the newest first), none cut by its box
+    slots = page.evaluate("[...document.querySelectorAll('.lw-capstone__sample-slot')].map(li => [li.dataset.step, "
+                          "li.querySelector('samp').textContent, li.scrollHeight <= li.clientHeight + 1])")
+    assert [int(step) for step, _, _ in slots] == [200, 150, 100, 50]
+    assert slots[3][1].replace(" // ", "\n\n").replace(" / ", "\n") == hook["samples"][0]
+    assert all(whole for _, _, whole in slots)
     expected = page_reference(page, 100)
     assert hook["reference"] == expected
     # Pyodide's NumPy sums in another order than CPython's: the curves agree to round-off, not bit for bit

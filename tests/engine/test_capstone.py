@@ -7,11 +7,11 @@ import tempfile
 import numpy as np
 import pytest
 
-from engine import exercises, model
+from engine import exercises, model, norms
 from engine.capstone import CONFIG, layers, session, settings
-from engine.capstone.check import check, fixed_batch
-from engine.capstone.learner import NotPassing, define, define_all
-from engine.capstone.swap import swapped
+from engine.capstone.check import check, checked_params, fixed_batch
+from engine.capstone.learner import NotPassing, define, define_all, given
+from engine.capstone.swap import swapped, views
 from engine.checkpoint import load_checkpoint
 from engine.data import build_vocab, encode, load_corpus, split_ids
 from engine.errors import ConfigError
@@ -158,3 +158,98 @@ def test_code_that_no_longer_passes_is_refused_with_its_reason():
 def test_settings_outside_the_offered_ones_are_refused():
     with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, got 150"):
         settings(150, 3e-3, 0)
+
+
+COMPOSITIONS = ("attention-head-backward", "attention-forward", "attention-backward", "block-forward",
+                "block-backward", "model-backward")
+# Where a wrong function is met first: forwards in block 0 (the forward's first block), backwards in block 1 (the
+# backward's first), the model's backward outside the blocks.
+FIRST_MET = {"attention-head-backward": "block 1", "attention-forward": "block 0", "attention-backward": "block 1",
+             "block-forward": "block 0", "block-backward": "block 1", "model-backward": "outside the blocks"}
+
+
+def composed(exercise_id, source):
+    """A composition's function made as Build your GPT makes it (its given names call the model), ungraded."""
+    namespace = {"np": np, **given(exercises.get(exercise_id))}
+    exec(compile(source, "<test>", "exec"), namespace)
+    return namespace[exercises.get(exercise_id).FUNCTION]
+
+
+def test_every_solution_swapped_in_reproduces_engine_train_bit_for_bit():
+    # the solutions follow the engine's order of operations (x * x * x, a reciprocal multiplied, rows flattened for
+    # a linear layer's products, the gradients' dict order), so not one bit of a loss moves in 100 steps
+    run_settings = settings(100, 3e-3, 1)
+    expected = train(CONFIG, TEXT, run_settings, out=io.StringIO()).history
+    run = TrainRun(CONFIG, TEXT, run_settings)
+    with swapped(define_all(SOLUTIONS)) as context:
+        context.name_params(run.params)
+        while not run.done:
+            train_step(run)
+    assert run.history == expected
+
+
+@pytest.mark.parametrize("exercise_id,name", [(i, m.name) for i in COMPOSITIONS for m in exercises.get(i).MISTAKES])
+def test_every_known_mistake_of_a_composition_is_named_with_its_block(exercise_id, name):
+    exercise = exercises.get(exercise_id)
+    result = check({exercise_id: composed(exercise_id, mistake(exercise_id, name))}, MODEL, BATCH)
+    culprit = result["culprit"]
+    assert not result["ok"]
+    assert culprit["function"] == exercise.FUNCTION
+    assert culprit["where"].startswith(FIRST_MET[exercise_id])
+    assert culprit["problem"] == f"{culprit['output']} differs from the engine's by up to {culprit['largest']:.3g}"
+
+
+def test_a_block_backward_that_assigns_instead_of_adding_is_named_as_the_block_over_right_leaves():
+    leaves = ("layernorm-forward", "layernorm-backward", "linear-forward", "linear-backward", "attention-head",
+              "attention-head-backward", "softmax-forward", "softmax-backward", "attention-forward",
+              "attention-backward", "block-forward", "gelu-forward", "gelu-backward")
+    functions = define_all({i: SOLUTIONS[i] for i in leaves})
+    functions["block-backward"] = composed("block-backward", mistake(
+        "block-backward", "the MLP's skip gradient assigned instead of added"))
+    result = check(functions, MODEL, BATCH)
+    culprit = result["culprit"]
+    assert (culprit["function"], culprit["output"]) == ("block_backward", "dx")
+    assert culprit["where"].startswith("block 1 (parameters b1.ln1_g, b1.ln1_b, b1.wq,")
+    assert culprit["problem"] == f"dx differs from the engine's by up to {culprit['largest']:.3g}"
+
+
+def test_a_right_block_over_a_wrong_leaf_names_the_leaf():
+    functions = {"block-forward": define("block-forward", SOLUTIONS["block-forward"]),
+                 "layernorm-forward": learner_function("layernorm-forward",
+                                                       mistake("layernorm-forward", "unbiased variance"))}
+    culprit = check(functions, MODEL, BATCH)["culprit"]
+    assert (culprit["function"], culprit["where"]) == ("layernorm_forward", "block 0 (parameters b0.ln1_g, b0.ln1_b)")
+
+
+def test_a_learners_model_backward_hands_each_block_its_index():
+    # the model's backward slices stacked parameters for block_backward; the wrong block is still found as block 1
+    functions = {"model-backward": define("model-backward", SOLUTIONS["model-backward"]),
+                 "block-backward": composed("block-backward", mistake(
+                     "block-backward", "the attention's skip gradient forgotten"))}
+    culprit = check(functions, MODEL, BATCH)["culprit"]
+    assert culprit["function"] == "block_backward"
+    assert culprit["where"] == "block 1"  # its arguments are slices of the stacked arrays, not the model's own
+
+
+def test_the_views_call_the_engine_outside_a_swap():
+    rng = np.random.default_rng(0)
+    x, gamma, beta = rng.normal(size=(2, 3, 4)), rng.normal(size=4), rng.normal(size=4)
+    view = views()
+    np.testing.assert_array_equal(view["layernorm_forward"](x, gamma, beta), norms.layernorm_forward(x, gamma, beta)[0])
+    dx, dgamma, dbeta = view["layernorm_backward"](x, x, gamma, beta)
+    expected = norms.layernorm_backward(x, norms.layernorm_forward(x, gamma, beta)[1])
+    for got, want in zip((dx, dgamma, dbeta), expected):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_the_check_runs_on_gains_and_biases_that_differ():
+    # at initialisation ln1 and ln2 are both (1, 0): taking one for the other would compute the engine's numbers
+    params = checked_params(MODEL)
+    assert not np.array_equal(params["b0.ln1_g"], params["b0.ln2_g"])
+    assert not np.array_equal(params["b0.bk"], params["b0.bv"])
+
+
+def test_the_worker_checks_a_passed_composition_as_the_page_sends_it():
+    sources = {i: SOLUTIONS[i] for i in ("block-forward", "block-backward", "model-backward", "layernorm-backward")}
+    answer = json.loads(session.check_json(json.dumps(sources)))
+    assert answer["ok"] is True and answer["culprit"] is None

@@ -100,8 +100,13 @@ class Capstone {
     return this.data.reference[`${steps}-${lr}-${seed}`];
   }
 
+  /* The engine's run for the chosen settings: its curve, what to expect and its line among the samples. */
   showReference() {
-    this.chart.reset(this.settings().steps, this.reference().train);
+    const reference = this.reference();
+    this.chart.reset(this.settings().steps, reference.train);
+    for (const span of this.el.querySelectorAll(".lw-capstone__expect-steps")) span.textContent = this.settings().steps;
+    this.part("expect-val").textContent = reference.val[reference.val.length - 1][1].toFixed(4);
+    this.part("engine-sample").querySelector("samp").textContent = oneLine(reference.sample);
   }
 
   busy() {
@@ -151,13 +156,13 @@ class Capstone {
     this.samples = [];
     this.apart = 0;
     this.timeline = [[performance.now(), 0]];
-    this.part("samples").replaceChildren();
+    for (const slot of this.part("samples").querySelectorAll(".lw-capstone__sample-slot samp")) slot.textContent = "–";
     for (const name of ["step", "loss", "val", "speed", "elapsed", "remaining", "apart"]) this.stat(name, "–");
     const run = new TrainingRun({
       onState: (state) => {
         if (run !== this.run) return;
         this.setState(state);
-        if (state === "paused") this.say(`Paused after step ${run.step}. Resume goes on from there.`);
+        if (state === "paused") this.sayPaused(run.step);
       },
       onChunk: (chunk) => { if (run === this.run) this.showChunk(chunk, settings, reference); },
       onEnd: (state, message) => { if (run === this.run) this.say(endText(state, message, run, this.apart)); },
@@ -196,16 +201,19 @@ class Capstone {
     this.stat("apart", apartText(this.apart));
     for (const [step, text] of chunk.samples) {
       this.samples.push(text);
-      const item = document.createElement("li");
-      const label = document.createElement("span");
-      label.className = "lw-capstone__sample-step";
-      label.textContent = `yours, step ${step}:`;
-      const sample = document.createElement("samp");
-      sample.textContent = text;
-      item.append(label, " ", sample);
-      this.part("samples").append(item);
+      this.showSample(step, text);
     }
     if (this.state === "running") this.say(`Training: step ${chunk.step} of ${settings.steps}.`);
+    if (this.state === "paused") this.sayPaused(chunk.step); // a chunk asked for before Pause landed
+  }
+
+  /* Each line in the slot the build made for its step, which has its room already: nothing below moves. */
+  showSample(step, text) {
+    this.part("samples").querySelector(`[data-step="${step}"] samp`).textContent = oneLine(text);
+  }
+
+  sayPaused(step) {
+    this.say(`Paused after step ${step}. Resume goes on from there.`);
   }
 
   async download() {
@@ -239,6 +247,11 @@ class Capstone {
       get timeline() { return capstone.timeline; },
     };
   }
+}
+
+/* As page.py's one_line: line breaks written " / ", stanza breaks " // ". */
+function oneLine(sample) {
+  return sample.replace(/\n{2,}/g, " // ").replace(/\n/g, " / ");
 }
 
 function apartText(apart) {

@@ -17,7 +17,8 @@ from mkdocs.utils import get_relative_url
 
 from ..livewidgets import fences
 from ..livewidgets.engine_package import source_digest
-from ..yourgpt import page as render
+from ..capstone import page as render
+from . import inside as inside_part
 from . import widgets as widgets_part
 
 CACHE = Path(".cache") / "layerwise-capstone"  # under the project's root
@@ -121,4 +122,4 @@ def _trainer():
     data = {"choices": capstone.CHOICES, "defaults": capstone.DEFAULTS, "evalEvery": capstone.EVAL_EVERY,
             "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"]}
     return render.trainer_html(_build["curves"], capstone.CHOICES, capstone.DEFAULTS,
-                               _build["reference"].key(**capstone.DEFAULTS), data)
+                               _build["reference"].key(**capstone.DEFAULTS), data, inside_part.held_out_loss())

@@ -2,6 +2,7 @@
 a passed exercise), the training controls, the statistics, the chart with the engine's curve and its sample. Every
 box has its final size in the HTML, so the page's script only changes texts and points."""
 import json
+import re
 from html import escape
 
 from .chart import chart_svg
@@ -13,12 +14,17 @@ NEEDS = ("Checking and training need JavaScript and the live engine (Python with
          "and the line its model wrote.")
 
 
+def _name(function):
+    """A function's name that a narrow column wraps after an underscore, never inside a word."""
+    return f'<code>{escape(function).replace("_", "_<wbr>")}</code>'
+
+
 def _row(function, role, exercise_id, link, title):
     if exercise_id is None:
-        return (f'<tr><td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
+        return (f'<tr><td>{_name(function)}</td><td>{escape(role)}</td>'
                 f'<td>the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span></td></tr>')
     return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" data-function="{escape(function)}">'
-            f'<td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
+            f'<td>{_name(function)}</td><td>{escape(role)}</td>'
             f'<td><span class="lw-capstone__source">the engine\'s</span> '
             f'<label class="lw-capstone__switch"><input type="checkbox" disabled> use the engine\'s</label> '
             f'<a href="{escape(link)}">{escape(title)}</a></td></tr>')
@@ -41,9 +47,30 @@ def _button(name, text):
     return f'<button type="button" class="lw-button lw-capstone__{name}" disabled>{escape(text)}</button>'
 
 
-def trainer_html(reference, choices, defaults, default_key, data):
-    """Controls, statistics, chart and samples; ``reference``: the engine's curves by setting key; ``data``: what
-    the page's script needs besides (sample and validation intervals)."""
+def expectation(curve, steps, trained_loss):
+    """What good looks like, from the engine's own run with the chosen settings (the page's script rewrites the two
+    spans when they change) and, when the site has one, the fully trained model of "Inside a trained model"."""
+    text = (f'<p class="lw-capstone__expect">What to expect: after <span class="lw-capstone__expect-steps">{steps}'
+            '</span> steps the engine\'s own run reaches a validation loss of <span class="lw-capstone__expect-val">'
+            f'{curve["val"][-1][1]:.4f}</span> and writes '
+            'word-shaped gibberish: spaces, capitals and letter clumps in roughly the right places, hardly a real '
+            'word. With correct functions yours matches it to round-off.')
+    if trained_loss is not None:
+        text += (' The model of <a href="../inside/">Inside a trained model</a>, trained much longer, reaches '
+                 f'{trained_loss:.4f} and writes lines that look like English verse.')
+    return text + "</p>"
+
+
+def one_line(sample):
+    """A sampled text on one line, its line breaks written as verse is quoted: " / ", and " // " between stanzas (as
+    capstone.js's oneLine), so that each sample takes the room its slot has."""
+    return re.sub(r"\n{2,}", " // ", sample).replace("\n", " / ")
+
+
+def trainer_html(reference, choices, defaults, default_key, data, trained_loss=None):
+    """Controls, statistics, chart, what to expect and samples; ``reference``: the engine's curves by setting key;
+    ``data``: what the page's script needs besides (sample and validation intervals); ``trained_loss``: the held-out
+    loss of the site's trained model, or None."""
     curve = reference[default_key]
     controls = (_select("steps", "Steps", choices["steps"], defaults["steps"])
                 + _select("lr", "Learning rate", choices["lr"], defaults["lr"])
@@ -62,8 +89,19 @@ def trainer_html(reference, choices, defaults, default_key, data):
             f'<figure class="lw-capstone__figure">{chart_svg(curve["train"], defaults["steps"], label)}'
             '<figcaption><span class="lw-capstone__key lw-capstone__key--reference">the engine\'s run</span> '
             '<span class="lw-capstone__key lw-capstone__key--yours">yours</span></figcaption></figure>'
+            f'{expectation(curve, defaults["steps"], trained_loss)}'
             '<p class="lw-capstone__samples-title">Lines sampled from the model (prompt '
-            f'<code>{escape(json.dumps(data["prompt"]))}</code>):</p>'
-            '<ol class="lw-capstone__samples" aria-live="off">'
-            f'<li><span class="lw-capstone__sample-step">the engine\'s, step {defaults["steps"]}:</span> '
-            f'<samp>{escape(curve["sample"])}</samp></li></ol></div>')
+            f'<code>{escape(json.dumps(data["prompt"]))}</code>; a line break is written /): the engine\'s, then '
+            'yours, the newest first.</p>'
+            '<ul class="lw-capstone__samples" aria-live="off">'
+            f'<li class="lw-capstone__engine-sample"><span class="lw-capstone__sample-step">the engine\'s, step '
+            f'<span class="lw-capstone__expect-steps">{defaults["steps"]}</span>:</span> '
+            f'<samp>{escape(one_line(curve["sample"]))}</samp></li>{_sample_slots(choices, data)}</ul></div>')
+
+
+def _sample_slots(choices, data):
+    """A slot for each line the longest run samples, the newest first, written with its room so that nothing moves
+    as a run fills them (capstone.js)."""
+    steps = range(max(choices["steps"]) // data["sampleEvery"] * data["sampleEvery"], 0, -data["sampleEvery"])
+    return "".join(f'<li class="lw-capstone__sample-slot" data-step="{step}"><span class="lw-capstone__sample-step">'
+                   f'yours, step {step}:</span> <samp>–</samp></li>' for step in steps)
