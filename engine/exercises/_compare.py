@@ -100,9 +100,12 @@ def difference(case, name, want, have):
 
 
 def same_kind(have, want):
-    """Floats must match exactly (float32 is a real mistake); any integer width will do for integers."""
+    """Floats must match exactly (float32 is a real mistake); any integer width will do for integers, and a single
+    number may be a Python int where a float is expected (``return 0`` where a statement says "return 0")."""
     if want.dtype.kind in "iu":
         return have.dtype.kind in "iu"
+    if want.ndim == 0 and have.ndim == 0 and want.dtype.kind == "f" and have.dtype.kind in "iu":
+        return True
     return have.dtype == want.dtype
 
 

@@ -3,8 +3,8 @@
 An exercise module may declare, beside its hand-worked ``CASES``::
 
     DOMAIN = Domain(
-        sizes={"rows": range(1, 65), "n": range(1, 769)},   # ranges (inclusive of both ends) or tuples of values
-        make=lambda d: {"x": d.normal(d.rows, d.n, scale=(1.0, 1e4), offset=(0.0, 1e3)),
+        sizes={**LEADING, "rows": range(1, 65), "n": range(1, 769)},  # ranges (both ends included) or tuples
+        make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 1e4), offset=(0.0, 1e3)),
                         "eps": d.pick(1e-5, 0.1)},
     )
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from ._spec import Case
 
+LEADING = {"axes": (0, 1, 2), "a": range(1, 4), "b": range(1, 4)}  # sizes of "any number of leading axes": d.lead()
 SEED_LINE = re.compile(r"^[ \t]*#[ \t]*seed:[ \t]*(\d{1,9})[ \t]*$", re.MULTILINE)
 _SIZES, _PICKS, _VALUES = 0, 1, 2  # the three random streams of a case: shrinking one leaves the others as they were
 STRIDED_SHARE = 0.3  # of float array inputs given as non-contiguous views
@@ -42,10 +43,11 @@ class Domain(NamedTuple):
 
 class Draw:
     """One drawn case's sizes (as attributes: ``d.n``) and its value draws. ``plain`` makes every value a whole
-    multiple of its scale (so mostly -2..2 times it, many exact zeros): what the shrinker tries once sizes are small."""
+    multiple of its scale (so mostly -2..2 times it, many exact zeros): what the shrinker tries once sizes are small.
+    ``index`` is the case's number in the Run (0 first), for a combination too rare to leave to chance."""
 
     def __init__(self, seed, index, sizes, plain=False):
-        self.sizes, self.plain = dict(sizes), plain
+        self.sizes, self.plain, self.index = dict(sizes), plain, index
         self.picks = np.random.default_rng([seed, index, _PICKS])
         self.rng = np.random.default_rng([seed, index, _VALUES])
 
@@ -54,6 +56,11 @@ class Draw:
             return self.__dict__["sizes"][name]
         except KeyError:
             raise AttributeError(f"the domain has no size {name!r}") from None
+
+    def lead(self):
+        """The leading axes of an input ``(..., n)``: none, one or two, of sizes 1 to 3 (needs ``**LEADING`` in the
+        domain's sizes)."""
+        return (self.a, self.b)[:self.axes]
 
     def pick(self, *options):
         """One of ``options``."""
@@ -98,13 +105,18 @@ def seed_of(source):
 
 
 def drawn_cases(domain, seed):
-    """The domain's ``count`` cases for ``seed``; the first has every size at its smallest."""
+    """The domain's ``count`` cases for ``seed``: the first has every size at its smallest, the next ones each
+    size in turn at its largest (the others drawn, and cut to the budget first), the rest are drawn."""
     found = []
+    names = list(domain.sizes)
     for index in range(domain.count):
         rng = np.random.default_rng([seed, index, _SIZES])
         sizes = {name: _smallest(allowed) if index == 0 else _size(rng, allowed)
                  for name, allowed in domain.sizes.items()}
-        found.append(_drawn(domain, seed, index, _within_budget(sizes, domain), False))
+        pinned = names[index - 1] if 0 < index <= len(names) else None
+        if pinned:
+            sizes[pinned] = _largest(domain.sizes[pinned])
+        found.append(_drawn(domain, seed, index, _within_budget(sizes, domain, pinned), False))
     return found
 
 
@@ -126,23 +138,24 @@ def _drawn(domain, seed, index, sizes, plain):
     def make():
         draw = Draw(seed, index, sizes, plain)
         inputs = domain.make(draw)
-        if domain.strided:
-            inputs = {name: _maybe_strided(draw, value) for name, value in inputs.items()}
+        if domain.strided:  # every float array of the third case, some of the others
+            inputs = {name: _maybe_strided(draw, value, index == 2) for name, value in inputs.items()}
         return inputs
 
     return Drawn(Case(_label(seed, index, domain.count, make(), plain), make), seed, index, sizes, plain)
 
 
-def _maybe_strided(draw, value):
-    """A float array, sometimes as a non-contiguous view holding the same values."""
+def _maybe_strided(draw, value, always):
+    """A float array, sometimes (``always``) as a non-contiguous view holding the same values."""
     if not (isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.ndim and value.size):
         return value
-    if draw.picks.random() >= STRIDED_SHARE:
+    if draw.picks.random() >= STRIDED_SHARE and not always:
         return value
-    if value.ndim >= 2 and draw.picks.random() < 0.5:
+    if value.ndim >= 2 and min(value.shape[-2:]) > 1 and draw.picks.random() < 0.5:
         return np.ascontiguousarray(np.swapaxes(value, -1, -2)).swapaxes(-1, -2)  # a transposed buffer
-    wide = np.empty(value.shape[:-1] + (2 * value.shape[-1],), dtype=value.dtype)
-    view = wide[..., ::2]
+    axis = max((k for k in range(value.ndim) if value.shape[k] > 1), default=value.ndim - 1)  # not of size 1
+    wide = np.empty(value.shape[:axis] + (2 * value.shape[axis],) + value.shape[axis + 1:], dtype=value.dtype)
+    view = wide[(slice(None),) * axis + (slice(None, None, 2),)]  # every other entry along that axis
     view[...] = value
     return view
 
@@ -189,14 +202,14 @@ def _towards(allowed, now):
     return max(allowed[0], (allowed[0] + now) // 2)
 
 
-def _within_budget(sizes, domain):
-    """Halve the largest shrinkable size until the product of the sizes fits the budget, a size drawn at its
-    largest last (so a model-sized dimension stays, and the others make room)."""
+def _within_budget(sizes, domain, pinned=None):
+    """Halve the largest shrinkable size until the product of the sizes fits the budget, the ``pinned`` one last
+    (so a model-sized dimension stays, and the others make room)."""
     sizes = dict(sizes)
     while math.prod(max(size, 1) for size in sizes.values()) > domain.budget:
         names = [name for name in sizes if _towards(domain.sizes[name], sizes[name]) < sizes[name]]
         if not names:
             break
-        largest = max(names, key=lambda name: (sizes[name] != _largest(domain.sizes[name]), sizes[name]))
+        largest = max(names, key=lambda name: (name != pinned, sizes[name]))
         sizes[largest] = _towards(domain.sizes[largest], sizes[largest])
     return sizes

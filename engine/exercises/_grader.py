@@ -9,6 +9,7 @@ the engine's own functions refused. Whatever it raises is reported with the line
 grader's traceback.
 """
 import contextlib
+import gc
 import io
 import os
 import time
@@ -190,20 +191,32 @@ def _check_case(exercise, learner, function, case):
     inputs = case.make()
     before = copies(inputs)
     got = _call(exercise, learner, function, case, inputs)
-    want = expected(exercise, case)  # only now, from inputs made afresh
-    got = settled(exercise, want, got)
-    for index, (name, wanted, have) in enumerate(zip(exercise.OUTPUTS, want, got)):
-        for label, wanted_array, have_array in entries(case, name, wanted, have):
-            message = difference(case, label, wanted_array, have_array)
-            if message:
-                comparison = _cells.comparison(label, wanted_array, have_array)
-                raise Stop(message, shown(case, comparison[3]), comparison,
-                           _matching_hint(exercise, case, want, index, got))
+    with _collector_paused():  # no finaliser of the learner's objects runs while the expected outputs exist
+        want = expected(exercise, case)  # only now, from inputs made afresh
+        got = settled(exercise, want, got)
+        for index, (name, wanted, have) in enumerate(zip(exercise.OUTPUTS, want, got)):
+            for label, wanted_array, have_array in entries(case, name, wanted, have):
+                message = difference(case, label, wanted_array, have_array)
+                if message:
+                    comparison = _cells.comparison(label, wanted_array, have_array)
+                    raise Stop(message, shown(case, comparison[3]), comparison,
+                               _matching_hint(exercise, case, want, index, got))
     changed = changed_input(inputs, before, getattr(exercise, "MAY_CHANGE_INPUTS", ()))
     if changed:
         raise Stop(f"On {case.label}, `{exercise.FUNCTION}` changed its input `{changed}` in place. Leave the "
                    f"caller's arrays as they were: the model still needs them after this call. Work on new arrays "
                    f"(`{changed} = {changed} - ...` rather than `{changed} -= ...`).", shown(case))
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def settled(exercise, want, got):

@@ -3,19 +3,20 @@
 Learner code may reassign ``np.sqrt``, ``np.random.default_rng``, ``engine.norms.layernorm_forward`` or
 ``builtins.len``. A :class:`ModuleGuard` snapshots those modules when a grade starts; :meth:`ModuleGuard.restore`
 puts them back after each piece of learner code and returns what it had changed, and :meth:`ModuleGuard.apply`
-hands those changes back to the learner's next call. So the grader's own comparisons, a known mistake and the next
-grade always see the real modules, while a learner's module-level ``np.foo = ...`` still works in their function.
+hands those changes back to the learner's next call; it also restores the ``_seal`` (NumPy's private modules,
+functions' code, classes, settings). So the grader's own comparisons, a known mistake and the next grade always see
+the real modules, while a learner's module-level ``np.foo = ...`` still works in their function.
 Engine modules first imported during a grade are dropped from ``sys.modules`` at its end, so a later exercise
 imports them fresh. A submodule imported meanwhile (``np.fft`` on first use binds ``numpy.fft`` to ``numpy``) is no
-change to undo: it joins the snapshot, as NumPy's lazy ``__getattr__`` would recurse forever on a submodule that is
-in ``sys.modules`` but no longer an attribute of its package.
+change to undo: it joins the snapshot (``_seal.submodule``).
 """
 import contextlib
 import sys
 
+from ._seal import sealed, submodule
+
 # Bound here: restore() runs right after learner code, possibly with the learner's builtins still in place.
 _dict, _id, _list, _map, _vars, _zip, _missing = dict, id, list, map, vars, zip, object()
-_modules_now = sys.modules
 
 
 def _guarded(name):
@@ -40,6 +41,7 @@ def _guarded_modules():
 
 class ModuleGuard:
     def __init__(self):
+        self.seal = sealed()  # first: whatever earlier learner code left behind is put back
         self.saved = [(_vars(module), _dict(_vars(module))) for module in _guarded_modules()]
         self.ids = [_list(_map(_id, saved.values())) for _, saved in self.saved]
         self.interpreter = sys.getrecursionlimit(), sys.gettrace()
@@ -59,7 +61,7 @@ class ModuleGuard:
                 continue  # nothing touched, and no key added or removed
             changed = {key: current.get(key, _missing) for key in (current.keys() | saved.keys())
                        if current.get(key, _missing) is not saved.get(key, _missing)}
-            imported = {key: value for key, value in changed.items() if _submodule(current, key, value, saved)}
+            imported = {key: value for key, value in changed.items() if submodule(current, key, value, saved)}
             if imported:
                 saved.update(imported)
                 self.ids[index] = _list(_map(_id, saved.values()))
@@ -68,6 +70,7 @@ class ModuleGuard:
             current.update(saved)
             if changed:
                 changes.append((current, changed))
+        self.seal.restore()
         return changes
 
     @staticmethod
@@ -79,12 +82,6 @@ class ModuleGuard:
                     current.pop(key, None)
                 else:
                     current[key] = value
-
-
-def _submodule(namespace, key, value, saved):
-    """Whether ``namespace[key]`` was bound by importing the submodule ``<package>.<key>`` (not a learner's
-    assignment: that module is what ``sys.modules`` holds under the name)."""
-    return (key not in saved and _modules_now.get(f"{namespace.get('__name__')}.{key}", _missing) is value)
 
 
 @contextlib.contextmanager

@@ -1,5 +1,8 @@
 """The records an exercise module declares: its test cases, its known mistakes, its gradient check.
 
+These are the hand-worked cases (``CASES``), checked first on every Run; the cases drawn from the statement's
+domain are declared with ``_domain.Domain`` as ``DOMAIN`` (see ``engine/exercises/__init__.py``).
+
 Records are NamedTuples for the same reason as the widget kinds': ``dataclasses`` costs the browser worker's start.
 Every case *makes* its inputs when asked, so each call (the reference, the learner's function, a known mistake)
 gets fresh arrays and a fresh random generator: a function that writes into its input cannot disturb the next one.

@@ -94,7 +94,7 @@ def drawn_weights(d, n):
 
 
 # The statement: x (B, T, d) with d = num_heads * hs, any number of heads dividing d; large inputs allowed.
-ATTENTION_SIZES = {"B": range(1, 5), "T": range(1, 33), "H": range(1, 5), "hs": range(1, 9)}
+ATTENTION_SIZES = {"B": range(1, 5), "T": range(1, 129), "H": range(1, 5), "hs": range(1, 9)}
 DOMAIN = Domain(
     sizes=ATTENTION_SIZES,
     make=lambda d: {"x": d.normal(d.B, d.T, d.H * d.hs, scale=(1.0, 10.0)), **drawn_weights(d, d.H * d.hs),

@@ -1,5 +1,6 @@
 """Exercise: one head of causal scaled dot-product attention."""
 from ..attention import scaled_dot_product_forward as _scaled_dot_product_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "One attention head"
@@ -59,4 +60,13 @@ CASES = (
     random_case("2 sequences of 2 heads, shape (2, 2, 5, 3), large scores", seed=57, q=normal(2, 2, 5, 3, scale=30.0),
                 k=normal(2, 2, 5, 3, scale=30.0), v=normal(2, 2, 5, 3)),
     random_case("a single position, T = 1", seed=58, q=normal(1, 4), k=normal(1, 4), v=normal(1, 4)),
+)
+
+# The statement: q, k, v (..., T, hs), scores reaching the thousands (q and k up to 30 times larger: q.k/sqrt(hs)
+# ~ 900 sqrt(hs)), values anywhere.
+DOMAIN = Domain(
+    sizes={**LEADING, "T": range(1, 129), "hs": range(1, 129)},
+    make=lambda d: {"q": d.normal(*d.lead(), d.T, d.hs, scale=(1.0, 30.0)),
+                    "k": d.normal(*d.lead(), d.T, d.hs, scale=(1.0, 30.0)),
+                    "v": d.normal(*d.lead(), d.T, d.hs, offset=(0.0, 1e3))},
 )

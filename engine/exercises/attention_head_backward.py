@@ -87,7 +87,7 @@ CASES = (
 # The statement: (..., T, hs) with any leading axes. Not scores in the thousands: where a weight is e^-1000, its
 # gradient is a difference of round-off, and two right answers part further than the value check allows.
 DOMAIN = Domain(
-    sizes={"axes": (0, 1, 2), "a": range(1, 4), "T": range(1, 41), "hs": range(1, 17)},
+    sizes={"axes": (0, 1, 2), "a": range(1, 4), "T": range(1, 129), "hs": range(1, 65)},
     make=lambda d: {name: d.normal(*(d.a,) * d.axes, d.T, d.hs, scale=(1.0, 3.0) if name != "dout" else 1.0)
                     for name in ("dout", "q", "k", "v")},
 )

@@ -3,6 +3,7 @@ import numpy as np
 
 from ..attention import causal_mask as _causal_mask
 from ..softmax import softmax_forward as _softmax_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Mask before the softmax"
@@ -56,4 +57,11 @@ CASES = (
     random_case("random scores of shape (2, 2, 5, 5)", seed=20, scores=normal(2, 2, 5, 5, scale=2.0)),
     random_case("a long sequence, T = 40 (longer than a small fixed mask)", seed=59, scores=normal(40, 40)),
     case("a single position, T = 1", scores=[[3.0]]),
+)
+
+# The statement: scaled scores (..., T, T), float64. It promises no range, so scores stay those of attention (a few
+# units apart), shifted far at times (a softmax must still work there).
+DOMAIN = Domain(
+    sizes={**LEADING, "T": range(1, 129)},
+    make=lambda d: {"scores": d.normal(*d.lead(), d.T, d.T, scale=(1.0, 5.0), offset=(0.0, 1e3, -1e3))},
 )

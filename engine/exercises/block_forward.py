@@ -111,7 +111,7 @@ def drawn_params(d, n, F):
 
 
 # The statement: x (B, T, d) with d = num_heads * hs, any hidden width; a residual stream of any size.
-BLOCK_SIZES = {"B": range(1, 4), "T": range(1, 17), "H": range(1, 5), "hs": range(1, 9), "F": range(1, 33)}
+BLOCK_SIZES = {"B": range(1, 4), "T": range(1, 65), "H": range(1, 5), "hs": range(1, 9), "F": range(1, 33)}
 DOMAIN = Domain(
     sizes=BLOCK_SIZES,
     make=lambda d: {"x": d.normal(d.B, d.T, d.H * d.hs, scale=(1.0, 100.0), offset=(0.0, 10.0)),

@@ -1,5 +1,6 @@
 """Exercise: the causal mask of self-attention."""
 from ..attention import causal_mask as _causal_mask
+from ._domain import Domain
 from ._spec import Mistake, case, random_case
 
 TITLE = "Causal mask"
@@ -44,3 +45,6 @@ CASES = (case("T = 3", T=3), case("T = 1", T=1), case("T = 6", T=6),
          case("T = 40, more than a 16×16 or 32×32 buffer holds", T=40),
          random_case("a T drawn at random between 7 and 39 (seeded)", seed=60, T=_random_length(7, 40)),
          random_case("another T drawn at random between 7 and 39 (seeded)", seed=61, T=_random_length(7, 40)))
+
+# The statement: any length T from 1 up (the model's contexts reach 1024).
+DOMAIN = Domain(sizes={"T": range(1, 1025)}, make=lambda d: {"T": d.T}, strided=False)

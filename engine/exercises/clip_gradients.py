@@ -1,5 +1,8 @@
 """Exercise: clip two gradients together by their global norm."""
+import numpy as np
+
 from ..optim import clip_grad_norm as _clip_grad_norm
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Clipping by the global norm"
@@ -68,3 +71,18 @@ CASES = (
     random_case("huge gradients (norm about 1e8), g1 (2, 3, 4) and g2 0-d, max_norm 0.5", seed=83,
                 g1=normal(2, 3, 4, scale=1e7), g2=normal(scale=1e7), max_norm=0.5),
 )
+
+
+def _gradients(d):
+    """Two arrays of any shapes (0-d too), any max_norm > 0: fixed ones, or a fraction of this norm (a tiny norm is
+    clipped too: always in the second case), both gradients zero at times."""
+    scale = 1e-6 if d.index == 1 else d.pick(1e-6, 1.0, 1e3, 1e8)  # both of one magnitude, each zero at times
+    g1 = d.normal(*d.lead(), d.n, scale=scale) * (d.index == 1 or d.pick(1.0, 1.0, 0.0))
+    g2 = np.asarray(d.normal(*(d.m,) * (d.m > 0), scale=scale) * d.pick(1.0, 1.0, 0.0))  # 0-d stays an array
+    norm = float(np.sqrt(np.sum(g1 ** 2) + np.sum(g2 ** 2)))
+    fraction = 0.5 if d.index == 1 else d.pick(None, 0.5, 0.999, 2.0)
+    max_norm = norm * fraction if fraction and norm else d.pick(1e-3, 0.5, 1.0, 5.0, 1e4)
+    return {"g1": g1, "g2": g2, "max_norm": max_norm}
+
+
+DOMAIN = Domain(sizes={**LEADING, "n": range(1, 769), "m": (0, 1, 5, 64)}, make=_gradients)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..loss import cross_entropy_backward as _cross_entropy_backward, cross_entropy_forward as _cross_entropy_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, integers, normal, random_case
 
 TITLE = "Cross-entropy backward"
@@ -71,4 +72,20 @@ CASES = (
                 targets=lambda rng: np.array(rng.integers(0, 7))),
     random_case("logits in the thousands (4 positions, V = 6)", seed=43, logits=normal(4, 6, scale=1000.0),
                 targets=integers(6, 4)),
+)
+
+
+def _logits(d):
+    """Logits in the thousands at times, the target's a thousand below the others at times."""
+    logits = d.normal(*d.lead(), d.N, d.V, scale=(1.0, 30.0, 1e3), offset=(0.0, 1e3, -1e3))
+    targets = d.integers(0, d.V, *d.lead(), d.N)
+    if d.pick(False, True):
+        np.put_along_axis(logits, targets[..., None], logits.min() - 1e3, axis=-1)
+    return logits, targets
+
+
+# The statement: logits (..., V) float, targets integer ids of shape (...).
+DOMAIN = Domain(
+    sizes={**LEADING, "N": range(1, 65), "V": range(2, 1025)},
+    make=lambda d: dict(zip(("logits", "targets"), _logits(d))),
 )

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_backward as _dropout_backward, dropout_forward as _dropout_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "Dropout backward"
@@ -50,3 +51,14 @@ CASES = (
     random_case("p = 0.8 on a (5, 4) input", seed=69, dy=normal(5, 4), x=normal(5, 4), p=0.8,
                 mask=lambda rng: rng.random((5, 4)) >= 0.8),
 )
+
+
+def _dropout(d):
+    """Any shape, any p in [0, 1), a mask kept with probability 1 - p, an upstream gradient."""
+    x = d.normal(*d.lead(), d.rows, d.n)
+    p = d.pick(0.0, 0.1, 0.5, 0.9, 0.99)
+    return d.normal(*x.shape, scale=(1.0, 1e3)), x, p, d.uniform(0.0, 1.0, *x.shape) >= p
+
+
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 769)},
+                make=lambda d: dict(zip(("dy", "x", "p", "mask"), _dropout(d))))

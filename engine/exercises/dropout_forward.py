@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Inverted dropout"
@@ -50,3 +51,14 @@ CASES = (
     random_case("p = 0.9: most entries dropped, the rest scaled by 10", seed=67, x=normal(4, 5), p=0.9,
                 mask=_keep(0.9, 4, 5)),
 )
+
+
+def _dropout(d):
+    """Any shape, any p in [0, 1), a mask kept with probability 1 - p."""
+    x = d.normal(*d.lead(), d.rows, d.n, offset=(0.0, 100.0))
+    p = d.pick(0.0, 0.1, 0.5, 0.9, 0.99)
+    return x, p, d.uniform(0.0, 1.0, *x.shape) >= p
+
+
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 769)},
+                make=lambda d: dict(zip(("x", "p", "mask"), _dropout(d))))

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..dropout import dropout_forward as _dropout_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Dropout: training and evaluation"
@@ -55,3 +56,14 @@ CASES = (
     random_case("evaluation with p = 0.3 on a random (3, 4) input and a random mask", seed=73, x=normal(3, 4), p=0.3,
                 mask=lambda rng: rng.random((3, 4)) >= 0.3, training=False),
 )
+
+
+def _dropout(d):
+    """Any shape, any p in [0, 1), a mask kept with probability 1 - p, training on or off."""
+    x = d.normal(*d.lead(), d.rows, d.n)
+    p = d.pick(0.0, 0.1, 0.5, 0.9)
+    return x, p, d.uniform(0.0, 1.0, *x.shape) >= p, d.pick(True, False)
+
+
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 769)},
+                make=lambda d: dict(zip(("x", "p", "mask", "training"), _dropout(d))))

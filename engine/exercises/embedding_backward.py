@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..embedding import embedding_backward as _embedding_backward, embedding_forward as _embedding_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, integers, normal, random_case, through_cache
 
 TITLE = "Embedding backward with repeated ids"
@@ -62,3 +63,13 @@ CASES = (
     random_case("ids (2, 5) below 4 into a 7×3 table: the highest ids 4, 5 and 6 never occur", seed=45,
                 dout=normal(2, 5, 3), ids=integers(4, 2, 5), table=normal(7, 3)),
 )
+
+
+def _lookup(d):
+    ids = d.integers(0, d.V, *d.lead(), *(d.T,) * (d.T > 0))
+    return d.normal(*ids.shape, d.d, scale=(1.0, 1e3)), ids, d.normal(d.V, d.d)
+
+
+# The statement: dout (..., d), ids of any shape with repeats and missing ids, a table (V, d).
+DOMAIN = Domain(sizes={**LEADING, "T": (0, 1, 7, 64), "V": range(1, 513), "d": range(1, 769)},
+                make=lambda d: dict(zip(("dout", "ids", "table"), _lookup(d))))

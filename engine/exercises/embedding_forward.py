@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..embedding import embedding_forward as _embedding_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, integers, normal, random_case
 
 TITLE = "Embedding lookup"
@@ -45,4 +46,10 @@ CASES = (
     case("a single id, a 0-d array, into a 3×2 table", ids=np.array(2), table=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
     random_case("ids of shape (2, 2, 3) using only ids below 4 of a 9×4 table", seed=44, ids=integers(4, 2, 2, 3),
                 table=normal(9, 4)),
+)
+
+# The statement: ids of any shape (0-d too), a table (V, d) up to GPT-2's width; ids repeat and miss rows.
+DOMAIN = Domain(
+    sizes={**LEADING, "T": (0, 1, 7, 64), "V": range(1, 513), "d": range(1, 769)},
+    make=lambda d: {"ids": d.integers(0, d.V, *d.lead(), *(d.T,) * (d.T > 0)), "table": d.normal(d.V, d.d)},
 )

@@ -1,5 +1,6 @@
 """Exercise: the derivative of GPT-2's tanh GELU."""
 from ..activations import gelu_tanh_backward as _gelu_tanh_backward, gelu_tanh_forward as _gelu_tanh_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "GELU backward"
@@ -53,3 +54,10 @@ CASES = (
     random_case("a random (4, 6) input with values up to about ±30, where tanh saturates", seed=41, dy=normal(4, 6),
                 x=normal(4, 6, scale=10.0)),
 )
+
+# The statement: any shape, dy and x of that shape. It promises no range for x (the forward's does), so x stays
+# where a layer's pre-activations are, tails included. (Below about x = -5 the engine's 1 - tanh^2 keeps only a few
+# digits of a derivative near 0: a larger upstream gradient there would fail formulas more exact than it.)
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 3073)},
+                make=lambda d: {"dy": d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 10.0)),
+                                "x": d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 3.0))})

@@ -1,5 +1,6 @@
 """Exercise: GPT-2's GELU, the tanh approximation."""
 from ..activations import gelu_tanh_forward as _gelu_tanh_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "GELU (tanh approximation)"
@@ -41,3 +42,7 @@ CASES = (
     random_case("a 0-d input, a single value", seed=52, x=normal(scale=2.0)),
     random_case("a random (5, 4) input with values up to about ±300", seed=53, x=normal(5, 4, scale=100.0)),
 )
+
+# The statement: any shape, entries as large as a few hundred (either sign), exact zeros.
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 3073)},
+                make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 10.0, 300.0))})

@@ -1,5 +1,6 @@
 """Exercise: draw a GPT-2 weight matrix with a given random generator."""
 from ..init import init_weight as _init_weight
+from ._domain import Domain
 from ._spec import Mistake, generator, random_case
 
 TITLE = "Drawing GPT-2 weights"
@@ -45,4 +46,11 @@ CASES = (
                 rng=generator(), num_layers=12, residual=True),
     random_case("shape (7,), L = 1, residual-writing, default_rng(77)", seed=77, shape=(7,), rng=generator(),
                 num_layers=1, residual=True),
+)
+
+# The statement: any shape (a vector too), any L from 1 up, residual or not, any generator.
+DOMAIN = Domain(
+    sizes={"rows": (0, 1, 3, 768), "n": range(1, 3073), "L": range(1, 97)},
+    make=lambda d: {"shape": (d.rows, d.n) if d.rows else (d.n,), "rng": d.generator(), "num_layers": d.L,
+                    "residual": d.pick(True, False)},
 )

@@ -1,5 +1,6 @@
 """Exercise: GPT-2's initial standard deviation, scaled down for residual-writing projections."""
 from ..init import init_weight as _init_weight
+from ._domain import Domain
 from ._spec import Mistake, case, random_case
 
 TITLE = "GPT-2 scaled initialisation"
@@ -60,3 +61,7 @@ CASES = (
     random_case("another L drawn at random between 3 and 48 (seeded), not residual-writing", seed=75,
                 num_layers=lambda rng: int(rng.integers(3, 49)), residual=False),
 )
+
+# The statement: num_layers any integer from 1 up, residual or not.
+DOMAIN = Domain(sizes={"L": range(1, 100_001)}, make=lambda d: {"num_layers": d.L, "residual": d.pick(True, False)},
+                budget=1 << 20)

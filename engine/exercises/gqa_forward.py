@@ -1,5 +1,6 @@
 """Exercise: share key/value heads with groups of query heads."""
 from ..attention import expand_kv as _expand_kv
+from ._domain import Domain
 from ._spec import Mistake, normal, random_case
 
 TITLE = "Grouped-query attention: repeat the key heads"
@@ -42,3 +43,9 @@ CASES = (
     random_case("as many key heads as query heads (multi-head), shape (1, 3, 2, 2)", seed=9, kv=normal(1, 3, 2, 2),
                 num_heads=3),
 )
+
+
+# The statement: kv (B, G, T, hs) with G dividing num_heads: every group size, multi-query (G = 1) to multi-head.
+DOMAIN = Domain(sizes={"B": range(1, 5), "G": range(1, 9), "group": range(1, 9), "T": range(1, 65),
+                       "hs": range(1, 65)},
+                make=lambda d: {"kv": d.normal(d.B, d.G, d.T, d.hs), "num_heads": d.G * d.group})

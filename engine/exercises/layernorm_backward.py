@@ -1,5 +1,6 @@
 """Exercise: the LayerNorm backward, checked against the learner's own forward."""
 from ..norms import layernorm_backward as _layernorm_backward, layernorm_forward as _layernorm_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "LayerNorm backward"
@@ -77,3 +78,13 @@ CASES = (
     random_case("a random (4, 3, 2, 7) input with values in the thousands", seed=35, dy=normal(4, 3, 2, 7),
                 x=normal(4, 3, 2, 7, scale=1000.0), gamma=normal(7), beta=normal(7)),
 )
+
+
+def _upstream(d):
+    x = d.normal(*d.lead(), d.rows, d.d, scale=(1.0, 1e-2, 1e2), offset=(0.0, 10.0))
+    return {"dy": d.normal(*x.shape), "x": x, "gamma": d.normal(d.d), "beta": d.normal(d.d),
+            "eps": d.pick(1e-5, 1e-2, 0.5)}
+
+
+# The statement: x (..., d), dy of its shape, gamma and beta (d,), eps a parameter.
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "d": range(1, 769)}, make=_upstream)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..optim import learning_rate as _learning_rate
+from ._domain import Domain
 from ._spec import Case, Mistake, case
 
 TITLE = "Learning-rate schedule"
@@ -74,3 +75,14 @@ CASES = (
     _random_schedule("a step, rate and schedule drawn at random (seeded), in the warm-up", 81, in_warmup=True),
     _random_schedule("a step, rate and schedule drawn at random (seeded), in the decay", 82, in_warmup=False),
 )
+
+
+def _schedule(d):
+    """0 <= warmup < total, any step from 0 (past the end too), any base rate."""
+    warmup = d.pick(0, 1, d.w)
+    total = warmup + d.span
+    step = d.pick(0, max(warmup - 1, 0), warmup, total - 1, total, total + d.span, int(d.uniform(0, 2 * total)))
+    return {"step": step, "base_lr": d.pick(1e-4, 6e-4, 1.0, 3.0), "warmup_steps": warmup, "total_steps": total}
+
+
+DOMAIN = Domain(sizes={"w": range(1, 10_001), "span": range(1, 100_001)}, make=_schedule, budget=1 << 40)

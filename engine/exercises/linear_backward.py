@@ -1,5 +1,6 @@
 """Exercise: the three gradients of a linear layer over a batch axis."""
 from ..linear import linear_backward as _linear_backward, linear_forward as _linear_forward
+from ._domain import Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "Linear backward over a batch"
@@ -61,4 +62,11 @@ CASES = (
                 W=normal(4, 4), b=normal(4)),
     random_case("one sequence of one row, B = T = 1", seed=51, dY=normal(1, 1, 2), X=normal(1, 1, 5), W=normal(5, 2),
                 b=normal(2)),
+)
+
+# The statement: X (B, T, n_in), W (n_in, n_out), b (n_out,), dY (B, T, n_out).
+DOMAIN = Domain(
+    sizes={"B": range(1, 9), "T": range(1, 33), "n_in": range(1, 769), "n_out": range(1, 769)},
+    make=lambda d: {"dY": d.normal(d.B, d.T, d.n_out), "X": d.normal(d.B, d.T, d.n_in, offset=(0.0, 1e3)),
+                    "W": d.normal(d.n_in, d.n_out), "b": d.normal(d.n_out)},
 )

@@ -1,5 +1,6 @@
 """Exercise: the linear layer Y = X @ W + b with leading batch axes."""
 from ..linear import linear_forward as _linear_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Linear forward"
@@ -41,4 +42,11 @@ CASES = (
     random_case("a single vector X of shape (4,), no leading axis", seed=48, X=normal(4), W=normal(4, 3), b=normal(3)),
     random_case("X of shape (2, 2, 3, 4) with a square W (4, 4)", seed=49, X=normal(2, 2, 3, 4), W=normal(4, 4),
                 b=normal(4)),
+)
+
+# The statement: X (..., n_in) with any leading axes, W (n_in, n_out), b (n_out,); GPT-2's widths.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 33), "n_in": range(1, 769), "n_out": range(1, 769)},
+    make=lambda d: {"X": d.normal(*d.lead(), d.rows, d.n_in, offset=(0.0, 1e3)), "W": d.normal(d.n_in, d.n_out),
+                    "b": d.normal(d.n_out, scale=(1.0, 1e3))},
 )

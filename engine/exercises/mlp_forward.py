@@ -1,6 +1,7 @@
 """Exercise: the transformer block's feed-forward sublayer."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import mlp_forward as _mlp_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "The feed-forward sublayer"
@@ -47,4 +48,11 @@ CASES = (
                 ff2_w=normal(7, 5), ff2_b=normal(5)),
     random_case("a single vector x of shape (4,), no leading axis, F = 16", seed=80, x=normal(4), ff1_w=normal(4, 16),
                 ff1_b=normal(16), ff2_w=normal(16, 4), ff2_b=normal(4)),
+)
+
+# The statement: x (..., d), ff1 (d, F) + (F,), ff2 (F, d) + (d,); F = 4d in GPT-2, any F here.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 17), "d": range(1, 257), "F": range(1, 1025)},
+    make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.d, scale=(1.0, 10.0)), "ff1_w": d.normal(d.d, d.F),
+                    "ff1_b": d.normal(d.F), "ff2_w": d.normal(d.F, d.d), "ff2_b": d.normal(d.d)},
 )

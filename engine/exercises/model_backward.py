@@ -145,7 +145,7 @@ def _drawn_model(d):
 
 # The statement: ids (B, T) over V, pos_emb with T or more rows, L stacked blocks, d = num_heads * hs.
 DOMAIN = Domain(
-    sizes={"B": range(1, 4), "T": range(1, 9), "spare": range(0, 4), "V": range(1, 13), "L": range(1, 4),
+    sizes={"B": range(1, 4), "T": range(1, 33), "spare": range(0, 4), "V": range(1, 13), "L": range(1, 4),
            "H": range(1, 3), "hs": range(1, 5), "F": range(1, 17)},
     make=_drawn_model, budget=1 << 13,
 )

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..gradcheck import numerical_gradient as _numerical_gradient
+from ._domain import LEADING, Domain
 from ._spec import Case, Mistake
 
 TITLE = "Central differences"
@@ -73,3 +74,15 @@ CASES = (
     _cubic_case("f(x) = sum(w * x^3) + (sum x)^2 at a (2, 2, 2) x", np.arange(8.0).reshape(2, 2, 2) / 4 - 1,
                 np.linspace(-1.0, 1.0, 8).reshape(2, 2, 2)),
 )
+
+
+def _function(d):
+    """f reads x (any shape, 0-d too): sum(w x^3) + (sum x)^2, curved and coupling the entries; h a parameter."""
+    x = d.normal(*d.lead(), *(d.n,) * (d.n > 0))
+    weights = d.normal(*x.shape)
+    return {"f": lambda: float(np.sum(weights * x ** 3) + np.sum(x) ** 2), "x": x, "h": d.pick(1e-4, 1e-3, 0.1)}
+
+
+# x is read by f, so it is not replaced by a strided copy. Sizes stay small: f's rounding, divided by h, must stay
+# inside the tolerance for any correct order of the nudges.
+DOMAIN = Domain(sizes={**LEADING, "n": (0, 1, 2, 5, 12)}, make=_function, strided=False)

@@ -1,6 +1,7 @@
 """Exercise: count the parameters of the pre-LN GPT."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import param_count as _param_count
+from ._domain import Domain
 from ._spec import Mistake, case, random_case
 
 TITLE = "Counting parameters"
@@ -58,3 +59,8 @@ CASES = (
     random_case("other sizes drawn at random (seeded)", seed=79, V=_size(2, 500), T=_size(1, 64), d=_size(1, 100),
                 F=_size(1, 400), L=_size(1, 30)),
 )
+
+# The statement: all sizes integers from 1 up (V from 2), GPT-2's and larger.
+DOMAIN = Domain(sizes={"V": range(2, 100_001), "T": range(1, 4097), "d": range(1, 4097), "F": range(1, 16_385),
+                       "L": range(1, 97)},
+                make=lambda d: {"V": d.V, "T": d.T, "d": d.d, "F": d.F, "L": d.L}, budget=1 << 62)

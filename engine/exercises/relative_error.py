@@ -1,5 +1,8 @@
 """Exercise: the relative error that decides whether a gradient check passes."""
+import numpy as np
+
 from ..gradcheck import relative_error as _relative_error
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Relative error"
@@ -51,3 +54,15 @@ CASES = (
     case("a zero array against a nonzero one (relative error 1)", a=[0.0, 0.0], b=[1e-3, -2e-3]),
     random_case("two 0-d arrays", seed=86, a=normal(), b=normal()),
 )
+
+
+def _pair(d):
+    """Same shape, any common scale from 1e-150 to 1e100, equal or both zero at times."""
+    scale = d.pick(1e-150, 1e-8, 1.0, 1e100)
+    a = d.normal(*d.lead(), *(d.n,) * (d.n > 0), scale=scale)
+    b = d.pick(lambda: a.copy(), lambda: np.zeros_like(a), lambda: d.normal(*a.shape, scale=scale),
+               lambda: a + d.normal(*a.shape, scale=scale * 1e-6))()
+    return {"a": a * d.pick(1.0, 0.0), "b": b}
+
+
+DOMAIN = Domain(sizes={**LEADING, "n": (0, 1, 3, 100, 768)}, make=_pair)

@@ -1,5 +1,6 @@
 """Exercise: the backward of ReLU, with the gradient at exactly 0 taken as 0."""
 from ..activations import relu_backward as _relu_backward, relu_forward as _relu_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "ReLU backward"
@@ -47,3 +48,14 @@ CASES = (
     random_case("a random (2, 3, 5) input", seed=11, dy=normal(2, 3, 5), x=normal(2, 3, 5)),
     case("a 1-D input of shape (4,) with x = 0 and x = -0.0", dy=[1.0, 1.0, 1.0, 1.0], x=[0.0, -0.0, 1e-300, -1e-300]),
 )
+
+
+def _upstream(d):
+    """Any shape; x with exact zeros at times."""
+    x = d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 1e-300, 1e3))
+    if d.pick(False, True):
+        x[..., ::3] = 0.0
+    return {"dy": d.normal(*x.shape), "x": x}
+
+
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 769)}, make=_upstream)

@@ -1,6 +1,7 @@
 """Exercise (fix the bug): the gradient through a residual connection has two paths."""
 from ..linear import linear_backward as _linear_backward, linear_forward as _linear_forward
 from ..residual import residual_backward as _residual_backward, residual_forward as _residual_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case
 
 TITLE = "Residual backward"
@@ -49,4 +50,11 @@ CASES = (
          W=[[0.0, 1.0], [2.0, 0.5]]),
     random_case("a random batch of shape (2, 3, 4)", seed=25, dy=normal(2, 3, 4), x=normal(2, 3, 4), W=normal(4, 4)),
     random_case("a single vector x of shape (3,), no leading axis", seed=64, dy=normal(3), x=normal(3), W=normal(3, 3)),
+)
+
+# The statement: x (..., d), dy of its shape, W (d, d).
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 33), "d": range(1, 257)},
+    make=lambda d: {"dy": d.normal(*d.lead(), d.rows, d.d), "x": d.normal(*d.lead(), d.rows, d.d),
+                    "W": d.normal(d.d, d.d, scale=(1.0, 0.02))},
 )

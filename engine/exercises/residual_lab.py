@@ -5,6 +5,7 @@ from ..examples.svg import line_chart
 from ..linear import linear_forward as _linear_forward
 from ..norms import layernorm_forward as _layernorm_forward
 from ..residual import residual_forward as _residual_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Lab: LayerNorm and a residual update"
@@ -79,3 +80,11 @@ def figure(residual_update):
     layers = np.arange(DEPTH + 1)
     return line_chart([("x + LN(x) W (your residual_update)", layers, with_skip), ("x W alone (no skip, no norm)",
                        layers, plain)], "layer", "std of the activations", log_y=True)
+
+# The statement: x (..., d), W (d, d), gamma and beta (d,), eps a parameter.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 33), "d": range(1, 257)},
+    make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.d, scale=(1.0, 1e3), offset=(0.0, 100.0)),
+                    "W": d.normal(d.d, d.d, scale=(1.0, 0.02)), "gamma": d.normal(d.d), "beta": d.normal(d.d),
+                    "eps": d.pick(1e-5, 0.1)},
+)

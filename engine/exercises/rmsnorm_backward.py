@@ -1,5 +1,6 @@
 """Exercise: RMSNorm backward."""
 from ..norms import rmsnorm_backward as _rmsnorm_backward, rmsnorm_forward as _rmsnorm_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "RMSNorm backward"
@@ -58,4 +59,12 @@ CASES = (
     random_case("a single row x of shape (5,), no leading axis", seed=36, dy=normal(5), x=normal(5), gamma=normal(5)),
     random_case("a random (2, 2, 3, 6) input with values in the thousands", seed=37, dy=normal(2, 2, 3, 6),
                 x=normal(2, 2, 3, 6, scale=1000.0), gamma=normal(6)),
+)
+
+# The statement: x (..., d), dy of its shape, gamma (d,), eps a parameter.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 65), "d": range(1, 769)},
+    make=lambda d: {"dy": d.normal(*d.lead(), d.rows, d.d),
+                    "x": d.normal(*d.lead(), d.rows, d.d, scale=(1.0, 1e-3, 1e3), offset=(0.0, 100.0)),
+                    "gamma": d.normal(d.d), "eps": d.pick(1e-5, 1e-2, 0.5)},
 )

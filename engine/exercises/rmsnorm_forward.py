@@ -1,5 +1,6 @@
 """Exercise: RMSNorm forward."""
 from ..norms import rmsnorm_forward as _rmsnorm_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "RMSNorm forward"
@@ -44,4 +45,11 @@ CASES = (
     case("a row of zeros (only eps keeps the division finite) and a row of tiny values",
          x=[[0.0, 0.0, 0.0], [1e-4, -2e-4, 3e-4]], gamma=[1.0, 2.0, 3.0]),
     random_case("a single row x of shape (4,), no leading axis", seed=63, x=normal(4, scale=100.0), gamma=normal(4)),
+)
+
+# The statement: x (..., d) any finite rows, gamma (d,), eps a parameter.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 65), "d": range(1, 769)},
+    make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.d, scale=(1.0, 1e-3, 1e3), offset=(0.0, 100.0)),
+                    "gamma": d.normal(d.d), "eps": d.pick(1e-5, 1e-2, 0.5)},
 )

@@ -3,6 +3,7 @@ import numpy as _np
 
 from ..rope import rope_forward as _rope_forward
 from ..rope import rope_tables as _rope_tables
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Rotary positions forward"
@@ -59,3 +60,9 @@ CASES = (
     random_case("queries of shape (2, 3, 4, 8), heads on the second axis", seed=4, x=normal(2, 3, 4, 8),
                 base=10000.0),
 )
+
+
+# The statement: x (..., T, hs) with any leading axes, hs even, base a parameter (Llama 3 uses 500000).
+DOMAIN = Domain(sizes={**LEADING, "T": range(1, 129), "pairs": range(1, 65)},
+                make=lambda d: {"x": d.normal(*d.lead(), d.T, 2 * d.pairs, scale=(1.0, 1e-3, 1e3)),
+                                "base": d.pick(10000.0, 100.0, 500000.0)})

@@ -1,5 +1,6 @@
 """Exercise: the softmax backward as a Jacobian-vector product."""
 from ..softmax import softmax_backward as _softmax_backward, softmax_forward as _softmax_forward
+from ._domain import LEADING, Domain
 from ._spec import Gradcheck, Mistake, case, normal, random_case, through_cache
 
 TITLE = "Softmax backward"
@@ -56,4 +57,11 @@ CASES = (
     random_case("a random (2, 3, 5) input", seed=17, dp=normal(2, 3, 5), x=normal(2, 3, 5, scale=2.0)),
     random_case("a single row of 6 scores, shape (6,)", seed=38, dp=normal(6), x=normal(6)),
     random_case("4 rows of 5 scores in the thousands", seed=39, dp=normal(4, 5), x=normal(4, 5, scale=1000.0)),
+)
+
+# The statement: x (..., n) with scores in the thousands, dp of its shape.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 65), "n": range(1, 1025)},
+    make=lambda d: {"dp": d.normal(*d.lead(), d.rows, d.n),
+                    "x": d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 30.0, 1e3), offset=(0.0, 1e3, -1e3))},
 )

@@ -2,7 +2,7 @@
 import numpy as np
 
 from ..softmax import softmax_forward as _softmax_forward
-from ._domain import Domain
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Stable softmax"
@@ -64,7 +64,7 @@ CASES = (
 
 def _scores(d):
     """Any finite scores (huge ones, rows far apart), some masked with -inf (every row keeps one finite score)."""
-    x = d.normal(*(d.a,) * d.axes, d.rows, d.n, scale=(1.0, 30.0, 1e3), offset=(0.0, 800.0, -800.0))
+    x = d.normal(*d.lead(), d.rows, d.n, scale=(1.0, 30.0, 1e3), offset=(0.0, 800.0, -800.0))
     if d.pick(False, True):
         x = x + d.normal(*x.shape[:-1], 1, scale=1e3)  # each row its own offset
     if d.pick(False, True):
@@ -74,5 +74,4 @@ def _scores(d):
     return x
 
 
-DOMAIN = Domain(sizes={"axes": (0, 1, 2), "a": range(1, 4), "rows": range(1, 65), "n": range(1, 1025)},
-                make=lambda d: {"x": _scores(d)})
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 65), "n": range(1, 1025)}, make=lambda d: {"x": _scores(d)})

@@ -1,5 +1,6 @@
 """Exercise: SwiGLU forward."""
 from ..swiglu import swiglu_forward as _swiglu_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "SwiGLU forward"
@@ -41,3 +42,10 @@ CASES = (
     random_case("a random batch of shape (2, 3, 4) with F = 6", seed=5, x=normal(2, 3, 4), w_gate=normal(4, 6),
                 w_up=normal(4, 6), w_down=normal(6, 4)),
 )
+
+
+# The statement: x (..., d) with any leading axes, w_gate and w_up (d, F), w_down (F, d); no biases.
+DOMAIN = Domain(sizes={**LEADING, "rows": range(1, 33), "d": range(1, 65), "F": range(1, 257)},
+                make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.d, scale=(1.0, 1e-3, 10.0)),
+                                "w_gate": d.normal(d.d, d.F, scale=0.3), "w_up": d.normal(d.d, d.F, scale=0.3),
+                                "w_down": d.normal(d.F, d.d, scale=0.3)})

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..embedding import token_position_forward as _token_position_forward
+from ._domain import Domain
 from ._spec import Mistake, case, first_output, integers, normal, random_case
 
 TITLE = "Token plus position embedding"
@@ -48,3 +49,13 @@ CASES = (
     random_case("20 sequences of 1 token", seed=47, ids=integers(9, 20, 1), tok_emb=normal(9, 2),
                 pos_emb=normal(4, 2)),
 )
+
+
+def _embedding(d):
+    """ids (B, T), tok_emb (V, d), pos_emb (T_max, d) with T <= T_max."""
+    T = min(d.T, d.T_max)
+    return {"ids": d.integers(0, d.V, d.B, T), "tok_emb": d.normal(d.V, d.d), "pos_emb": d.normal(d.T_max, d.d)}
+
+
+DOMAIN = Domain(sizes={"B": range(1, 9), "T": range(1, 65), "T_max": range(1, 129), "V": range(1, 257),
+                       "d": range(1, 769)}, make=_embedding)

@@ -2,6 +2,7 @@
 import numpy as _np
 
 from ..bpe import merge_pair as _merge_pair
+from ._domain import Domain
 from ._spec import Mistake, case
 
 TITLE = "One merge on token ids"
@@ -49,3 +50,16 @@ CASES = (
     case("three a's in a row (the pair overlaps)", ids=_np.array([97, 97, 97, 98]), pair=(97, 97), new_id=300),
     case("a pair that never occurs", ids=_np.array([1, 2, 3]), pair=(3, 1), new_id=260),
 )
+
+
+def _merge_request(d):
+    """Ids from a few or many symbols and a pair that occurs in them (or, for one id, a pair that cannot)."""
+    ids = d.integers(0, d.symbols, d.n)
+    at = int(d.integers(0, max(d.n - 1, 1)))
+    pair = (int(ids[at]), int(ids[at + 1])) if d.n > 1 else (int(ids[0]), int(ids[0]))
+    return {"ids": ids, "pair": pair, "new_id": 256 + d.symbols}
+
+
+# The statement: a 1-D integer array (a text's bytes: up to a few hundred here, so that a recursive merge stays
+# within Python's recursion limit), any pair, any new id; few symbols make runs and overlaps.
+DOMAIN = Domain(sizes={"n": range(1, 401), "symbols": range(1, 257)}, make=_merge_request)

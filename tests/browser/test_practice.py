@@ -435,3 +435,41 @@ def test_a_phone_is_not_told_of_ctrl_enter_and_statement_code_keeps_its_tokens_w
         return lines.size > 1 && !/\\s/.test(code.textContent.trim());
     }).map(code => code.textContent)""")
     assert cut == []
+
+
+READS_MEMORY = '''import sys
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    frame = sys._getframe(1)
+    while frame is not None:
+        for value in list(frame.f_locals.values()):
+            for item in (value if isinstance(value, tuple) else (value,)):
+                if isinstance(item, np.ndarray) and item.shape == x.shape and item is not x:
+                    return item
+        frame = frame.f_back
+    return x'''
+PATCHES_NUMPY = '''import numpy._core.numeric as numeric
+numeric.isclose._implementation.__code__ = (lambda a, b, rtol=0, atol=0, equal_nan=False: a == a).__code__
+numeric.all = lambda *args, **kwargs: True
+np.seterr(all="raise")
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    return x'''
+
+
+@pytest.mark.live
+def test_reading_memory_or_patching_numpy_passes_nothing_and_leaves_the_next_verdicts_right(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    module = get(EXERCISE)
+    message = exercise.locator(".lw-feedback__message")
+    for source in (READS_MEMORY, PATCHES_NUMPY):
+        type_code(page, exercise, source)
+        assert run_and_wait(page, exercise) != "Passed. Well done."
+        assert message.text_content() == "On a 2×4 input worked by hand, `y` is wrong in 8 of 8 entries."
+    unbiased = next(m for m in module.MISTAKES if m.name == "unbiased variance")  # passes if isclose stayed patched
+    type_code(page, exercise, unbiased.source(module.SOLUTION))
+    run_and_wait(page, exercise)
+    assert exercise.locator(".lw-feedback__hint").text_content() == f"Hint: {unbiased.hint}"
+    type_code(page, exercise, "# seed: 4242\n" + module.SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    checks = exercise.locator(".lw-feedback__checks li").all_text_contents()
+    assert any("8 cases drawn from what the statement allows (seed 4242)" in check for check in checks)

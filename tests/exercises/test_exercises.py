@@ -73,3 +73,12 @@ def test_grade_json_is_the_same_result_as_strict_json():
     result = json.loads(text)
     assert result == exercises.grade("softmax-forward", naive) and result["seed"] == 5
     assert "nan" in json.dumps(result["failure"]["got"]["cells"])  # non-finite values arrive as text, never NaN
+
+
+def test_return_0_is_accepted_where_a_float_0_is_expected():
+    source = ("def relative_error(a, b):\n    d = np.linalg.norm(a) + np.linalg.norm(b)\n"
+              "    if d == 0:\n        return 0\n    return float(np.linalg.norm(a - b) / d)\n")
+    assert exercises.grade("relative-error", source)["passed"]
+    wrong = source.replace("return float(np.linalg.norm(a - b) / d)", "return 1")  # an int that is not the value
+    assert exercises.grade("relative-error", wrong)["failure"]["message"] == (
+        "On a = [3, 4] and b = [3, 0], `error` is 1 but should be 0.5000.")

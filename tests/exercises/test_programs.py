@@ -8,18 +8,20 @@ from engine import exercises
 
 CORRECT = programs(Correct)
 WRONG = programs(Wrong)
+SEEDS = (0, 1)  # the drawn cases of two Runs, the same on every test run
 
 
 @pytest.mark.parametrize("program", CORRECT, ids=[f"{p.exercise}:{p.name}" for p in CORRECT])
-def test_a_correct_program_passes(program):
-    result = exercises.grade(program.exercise, program.source)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_correct_program_passes(program, seed):
+    result = exercises.grade(program.exercise, program.source, seed)
     assert result["failure"] is None, result["failure"]["message"]
     assert result["passed"] and result["error"] is None
 
 
 @pytest.mark.parametrize("program", WRONG, ids=[f"{p.exercise}:{p.name}" for p in WRONG])
 def test_a_wrong_program_fails_with_its_message(program):
-    result = exercises.grade(program.exercise, program.source)
+    result = exercises.grade(program.exercise, program.source, SEEDS[0])
     assert not result["passed"]
     assert result["failure"]["message"] == program.message
     assert result["failure"]["hint"] == program.hint

@@ -158,3 +158,123 @@ def test_an_engine_call_at_import_is_refused_too():
     assert exercises.grade("causal-mask", source)["failure"]["message"] == (
         "Your code calls `engine.attention.causal_mask`: practice code is plain NumPy, so write it without "
         "`engine.attention.causal_mask`.")
+
+
+# Reaches beyond the guarded modules' names: each must leave the next grade as it was (the seal, _seal.py).
+DEEP_SABOTAGE = {
+    "the function behind np.isclose given another body": '''
+import numpy._core.numeric as numeric
+numeric.isclose._implementation.__code__ = (lambda a, b, rtol=1e-05, atol=1e-08, equal_nan=False:
+                                            np.ones(np.shape(a), dtype=bool)).__code__
+''',
+    "NumPy's private modules' names replaced": '''
+import numpy._core.numeric as numeric
+import numpy._core.fromnumeric as fromnumeric
+numeric.all = lambda *args, **kwargs: True
+fromnumeric.mean = lambda *args, **kwargs: 0.0
+''',
+    "the grader's helpers given another body": '''
+import engine.exercises._cells as cells
+import engine.exercises._compare as compare
+cells.close.__code__ = (lambda have, want: np.ones(np.shape(want), dtype=bool)).__code__
+compare.difference.__defaults__ = ()
+''',
+    "json, np.errstate and the error settings": '''
+import json
+json.dumps = lambda *args, **kwargs: '{"passed": true}'
+np.errstate.__enter__ = lambda self: None
+np.seterr(all="raise")
+np.set_printoptions(precision=1)
+''',
+    "sys.modules['numpy'] and gc's callbacks": '''
+import gc
+import sys
+import types
+sys.modules["numpy"] = types.ModuleType("numpy")
+sys.modules["json"] = None
+gc.callbacks.append(lambda phase, info: None)
+gc.disable()
+''',
+}
+
+
+@pytest.mark.parametrize("name", DEEP_SABOTAGE)
+def test_sabotage_beyond_the_guarded_names_leaves_the_next_grades_unchanged(name):
+    import gc
+    import json
+    for exercise_id in ("layernorm-forward", "relative-error"):
+        exercise = exercises.get(exercise_id)
+        exercises.grade(exercise_id, DEEP_SABOTAGE[name] + exercise.SOLUTION)
+        assert exercises.grade_json(exercise_id, exercise.MISTAKES[0].source(exercise.SOLUTION)).startswith(
+            '{"passed": false')
+    assert baseline() == BASELINE
+    assert sys.modules["numpy"] is np and json.dumps({"a": 1}) == '{"a": 1}' and gc.isenabled()
+    assert np.geterr()["over"] == "warn" and np.isclose(1.0, 2.0) == False  # noqa: E712 - a NumPy bool
+
+
+@pytest.mark.parametrize("submodule", ["np.fft.fft(x)", "np.ma.masked_invalid(x)", "np.polynomial.Polynomial([1])"])
+def test_a_lazily_imported_numpy_submodule_works_in_every_case_and_grade(submodule):
+    exercise = exercises.get("softmax-forward")
+    source = exercise.SOLUTION.replace("    e = np.exp", f"    _ = {submodule}\n    e = np.exp")
+    for _ in range(2):
+        result = exercises.grade("softmax-forward", source)
+        assert result["passed"], result["failure"]
+    assert exercises.grade("layernorm-forward", exercises.get("layernorm-forward").SOLUTION)["passed"]
+
+
+FIND = """
+def find(value, x, depth=0):
+    # an array shaped like x but not x itself, anywhere inside value (tuples, lists, dicts, records)
+    if isinstance(value, np.ndarray):
+        return value if value.shape == x.shape and not np.array_equal(value, x) else None
+    if depth < 6 and isinstance(value, (tuple, list, dict)):
+        for item in (value.values() if isinstance(value, dict) else value):
+            found = find(item, x, depth + 1)
+            if found is not None:
+                return found
+    return None
+"""
+READERS = {
+    "the grader's frames": FIND + '''
+import sys
+
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    frame = sys._getframe(1)
+    while frame is not None:
+        found = find(list(frame.f_locals.values()), x)
+        if found is not None:
+            return found
+        frame = frame.f_back
+    return x
+''',
+    "gc's objects": FIND + '''
+import gc
+
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    for item in gc.get_objects():
+        if isinstance(item, (tuple, list, dict)):
+            found = find(item, x, 5)
+            if found is not None:
+                return found
+    return x
+''',
+    "the modules of the grader": FIND + '''
+import sys
+
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    for name, module in list(sys.modules.items()):
+        if name.startswith("engine.exercises"):
+            found = find([v for v in vars(module).values() if isinstance(v, (dict, list, tuple))], x)
+            if found is not None:
+                return found
+    return x
+''',
+}
+
+
+@pytest.mark.parametrize("name", READERS)
+def test_a_program_reading_the_expected_outputs_from_memory_does_not_pass(name):
+    for _ in range(2):  # the second grade too: nothing of the first is left to read
+        result = exercises.grade("layernorm-forward", READERS[name])
+        assert not result["passed"]
+        assert result["failure"]["message"].startswith("On a 2×4 input worked by hand, `y` ")  # its first case
