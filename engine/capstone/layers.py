@@ -9,7 +9,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .. import activations, attention, embedding, init, linear, loss, model, norms, optim, train
+from .. import (activations, attention, embedding, generate, init, kv_cache, linear, loss, model, norms, optim,
+                train)
 from ..config import GPTConfig
 from ..errors import LayerwiseError
 from ..exercises.block_forward import PARAMS as BLOCK_PARAMS, config_for as block_config
@@ -100,7 +101,15 @@ def _mlp_learner_results(out, x, params, prefix, config):
     return (dx, *(grads[f"{prefix}.{name}"] for name in MLP_PARAMS))
 
 
-def _attention_arguments(x, params, num_heads):
+def _multi_head_only(function, num_heads, kv_heads, rope):
+    """The attention exercises are written for GPT-2's attention: every head its own keys and values, no rotation."""
+    if rope is not None or kv_heads not in (None, num_heads):
+        raise LayerwiseError(f"{function}: the exercise's version is multi-head attention with learned positions; "
+                             f"this model uses {'rotary positions' if rope is not None else f'{kv_heads} kv heads'}")
+
+
+def _attention_arguments(x, params, num_heads, kv_heads=None, rope=None):
+    _multi_head_only("attention_forward", num_heads, kv_heads, rope)
     return (x, *(params[name] for name in attention.PARAM_NAMES), num_heads)
 
 
@@ -228,10 +237,38 @@ def _gpt2_only(learner, engine, scheme, shape, rng, num_layers, residual=False):
                                                                                       residual)
 
 
+def _adamw_in_place(learner, engine, params, grads, state, lr, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1):
+    """The learner's step returns the parameters and moments (new dicts, or the given ones updated); the loop keeps
+    its own arrays, so the values are written back into them."""
+    state["step"] += 1
+    new_params, m, v = learner(params, grads, state["m"], state["v"], state["step"], lr, weight_decay, *betas, eps)
+    for name, p in params.items():
+        p[...] = new_params[name]
+        state["m"][name][...] = m[name]
+        state["v"][name][...] = v[name]
+
+
+def _draw_only(learner, engine, logits, rng, temperature=1.0, top_k=None, top_p=None):
+    """The learner's sampler returns its probabilities and the id; generation wants the id."""
+    return int(learner(logits, rng, temperature, top_k, top_p)[1])
+
+
+def _step_with_cache(learner, engine, x, params, num_heads, past, kv_heads=None, rope=None):
+    """The learner's decode step returns ``(y, k, v)``; the engine's ``(y, (k, v))``."""
+    _multi_head_only("attention_step_forward", num_heads, kv_heads, rope)
+    y, k, v = learner(x, params, num_heads, *past)
+    return y, (k, v)
+
+
 PLAIN = (
     Plain("causal mask", attention.causal_mask, "causal-mask", Names(attention, "causal_mask")),
     Plain("GPT-2 initialisation", init.init_weight, "gpt2-init", Names(model, "init_weight"), call=_gpt2_only),
     Plain("learning-rate schedule", optim.learning_rate, "learning-rate", Names(train, "learning_rate")),
+    Plain("AdamW step", optim.adamw_step, "adamw-step", Names(train, "adamw_step"), call=_adamw_in_place),
+    Plain("sampling the next character", generate.sample_next, "sample-next", Names(generate, "sample_next"),
+          call=_draw_only),
+    Plain("attention of one new position over the KV cache", kv_cache.attention_step_forward, "kv-decode-step",
+          Names(kv_cache, "attention_step_forward"), call=_step_with_cache),
 )
 
 
@@ -256,6 +293,12 @@ NOT_CALLED = {
     "param-count": "it counts parameters; training does not call it",
     "numerical-gradient": "a checking tool, not part of the model",
     "relative-error": "a checking tool, not part of the model",
+    "bpe-merge": "the model reads characters, not byte-pair tokens",
+    "tokenizer-forward": "the model reads characters, not byte-pair tokens",
+    "rope-forward": "the page's model learns its positions (positions=\"rope\" is a switch of GPTConfig)",
+    "swiglu-forward": "the page's model uses a GELU MLP (ffn=\"swiglu\" is a switch of GPTConfig)",
+    "gqa-forward": "the page's model gives every head its own keys and values (kv_heads is a switch of GPTConfig)",
+    "modern-block-forward": "the page's model is GPT-2's block; the modern one is a GPTConfig switch away",
 }
 
 

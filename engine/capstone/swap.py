@@ -28,7 +28,8 @@ class LearnerFailure(Exception):
         self.function, self.where, self.shapes, self.error = function, where, shapes, error
         kind = type(error).__name__
         detail = f": {error}" if str(error) else ""
-        super().__init__(f"your {function} raised {kind}{detail} in {where}, given {shapes}")
+        place = where if where.startswith("outside") else f"in {where}"
+        super().__init__(f"your {function} raised {kind}{detail} {place}, given {shapes}")
 
 
 class Call(NamedTuple):
@@ -51,12 +52,18 @@ def argument_names(exercise_id):
 
 
 def describe(exercise_id, args):
-    """``x (8, 16, 32), gamma (32,), eps 1e-05``: what a function was given."""
-    parts = []
-    for name, value in zip(argument_names(exercise_id), args):
-        shape = np.shape(value) if isinstance(value, (np.ndarray, list)) else None
-        parts.append(f"{name} {shape}" if shape is not None else f"{name} {value!r}")
-    return ", ".join(parts)
+    """``x (8, 16, 32), gamma (32,), eps 1e-05, params (8 arrays)``: what a function was given."""
+    return ", ".join(f"{name} {_given(value)}" for name, value in zip(argument_names(exercise_id), args))
+
+
+def _given(value):
+    if isinstance(value, (np.ndarray, list)):
+        return str(np.shape(value))
+    if isinstance(value, dict):  # an optimiser's parameters or one attention's weights: too many to print
+        return f"({len(value)} arrays)"
+    if isinstance(value, np.random.Generator):
+        return "(a random generator)"
+    return repr(value)
 
 
 class Context:
@@ -68,6 +75,7 @@ class Context:
         self.block = None
         self.params = {}
         self.param_names = {}  # id(array) -> parameter name, so a call can say which parameters it was given
+        self.counts = {}  # exercise id -> calls of the learner's function so far, so a page can say what ran
 
     def name_params(self, params):
         self.params = params
@@ -89,6 +97,7 @@ class Context:
     def call(self, exercise_id, args, run, convert=None):
         """``run(*args)`` is the learner's code for ``exercise_id``: wrap what it raises, record what it returns;
         ``convert`` turns that into what the engine's function returns (a failure there is the learner's too)."""
+        self.counts[exercise_id] = self.counts.get(exercise_id, 0) + 1
         record = copy.deepcopy(args) if self.recorder is not None else None
         try:
             out = run(*args)

@@ -12,9 +12,10 @@ def expected(exercise, case):
 
 
 def outputs(exercise, value):
-    """A return value as a tuple of arrays, one per name in ``OUTPUTS``."""
+    """A return value as a tuple of arrays (or dicts of arrays), one per name in ``OUTPUTS``."""
     values = value if len(exercise.OUTPUTS) > 1 else (value,)
-    return tuple(np.asarray(v) for v in values)
+    return tuple({key: np.asarray(item) for key, item in v.items()} if isinstance(v, dict) else np.asarray(v)
+                 for v in values)
 
 
 def mistakes(exercise, case):

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..gradcheck import numerical_gradient, relative_error
 from . import _cells
-from ._compare import Stop, agrees, changed_input, copies, difference, returned_arrays, same_kind, shown
+from ._compare import Stop, agrees, changed_input, copies, difference, entries, returned_arrays, same_kind, shown
 from ._domain import drawn_cases, seed_of, smaller
 from ._expected import expected, mistakes
 from ._given import functions as given_functions
@@ -195,11 +195,12 @@ def _check_case(exercise, learner, function, case):
         want = expected(exercise, case)  # only now, from inputs made afresh
         got = settled(exercise, want, got)
         for index, (name, wanted, have) in enumerate(zip(exercise.OUTPUTS, want, got)):
-            message = difference(case, name, wanted, have)
-            if message:
-                comparison = _cells.comparison(name, wanted, have)
-                raise Stop(message, shown(case, comparison[3]), comparison,
-                           _matching_hint(exercise, case, want, index, got))
+            for label, wanted_array, have_array in entries(case, name, wanted, have):
+                message = difference(case, label, wanted_array, have_array)
+                if message:
+                    comparison = _cells.comparison(label, wanted_array, have_array)
+                    raise Stop(message, shown(case, comparison[3]), comparison,
+                               _matching_hint(exercise, case, want, index, got))
     changed = changed_input(inputs, before, getattr(exercise, "MAY_CHANGE_INPUTS", ()))
     if changed:
         raise Stop(f"On {case.label}, `{exercise.FUNCTION}` changed its input `{changed}` in place. Leave the "

@@ -46,24 +46,38 @@ class Gradcheck(NamedTuple):
 
 
 def _as_input(value):
-    """Literal lists become float64 arrays; arrays, numbers and other objects pass through."""
-    return np.array(value, dtype=np.float64) if isinstance(value, list) else value
+    """A fresh input: literal lists become float64 arrays, arrays are copied, a dict (an optimiser's parameters) is
+    made afresh entry by entry; numbers and other objects pass through."""
+    if isinstance(value, list):
+        return np.array(value, dtype=np.float64)
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, dict):
+        return {key: _as_input(item) for key, item in value.items()}
+    return value
 
 
 def case(label, **inputs):
-    """A fixed case written out by hand: lists are float arrays (write integer ids as ``np.array([...])``)."""
+    """A fixed case written out by hand: lists are float arrays (write integer ids as ``np.array([...])``), dicts
+    hold such values."""
     def make():
-        return {name: (value.copy() if isinstance(value, np.ndarray) else _as_input(value))
-                for name, value in inputs.items()}
+        return {name: _as_input(value) for name, value in inputs.items()}
     return Case(label, make)
 
 
 def random_case(label, seed, **draws):
-    """A seeded random case: each value is a function ``rng -> value`` (see :func:`normal`) or a constant."""
+    """A seeded random case: each value is a function ``rng -> value`` (see :func:`normal`), a constant, or a dict
+    of those (drawn in the dict's order)."""
     def make():
         rng = np.random.default_rng(seed)
-        return {name: (draw(rng) if callable(draw) else _as_input(draw)) for name, draw in draws.items()}
+        return {name: _drawn(draw, rng) for name, draw in draws.items()}
     return Case(label, make)
+
+
+def _drawn(draw, rng):
+    if isinstance(draw, dict):
+        return {key: _drawn(item, rng) for key, item in draw.items()}
+    return draw(rng) if callable(draw) else _as_input(draw)
 
 
 def normal(*shape, scale=1.0):

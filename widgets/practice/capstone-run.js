@@ -23,6 +23,21 @@ export async function checkpointBytes() {
   return (await ask({ op: "checkpoint" }, SETUP_LIMIT_MS)).data;
 }
 
+/* Generation from the model in the worker: `request` {prompt, tokens, temperature, top_k, top_p, seed}; onText(text)
+ * gets the characters as they come. Resolves with {problem, cached, calls}: calls counts each of the learner's
+ * functions that ran (exercise id -> calls). */
+export async function generateText(request, onText) {
+  const start = JSON.parse((await ask({ op: "generate", json: JSON.stringify(request) }, SETUP_LIMIT_MS)).json);
+  if (!start.ok) return { problem: start.problem, cached: false, calls: {} };
+  const calls = {};
+  for (;;) {
+    const chunk = JSON.parse((await ask({ op: "more", budgetMs: CHUNK_BUDGET_MS }, CHUNK_LIMIT_MS)).json);
+    for (const [id, count] of Object.entries(chunk.calls)) calls[id] = (calls[id] || 0) + count;
+    if (chunk.text) onText(chunk.text);
+    if (chunk.problem || chunk.done) return { problem: chunk.problem, cached: start.cached, calls };
+  }
+}
+
 export class TrainingRun {
   /* onChunk(chunk): each chunk's {step, losses, val, samples, done}; onEnd(state, message): "done" | "stopped" |
    * "failed"; onState(state): every change, for the buttons. */

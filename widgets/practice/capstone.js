@@ -1,19 +1,21 @@
 /* "Build your GPT" on its page: which of the model's functions are the learner's (passed exercises in this
  * browser's storage, minus those switched back to the engine's), the Check, and a training run drawn as it goes.
  * The build rendered every box at its final size; this only fills texts, points and buttons' states.
- * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, timeline}; timeline:
+ * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, generated, timeline};
+ * generated: {text, calls, cached, problem} of the last Generate; timeline:
  * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark). */
-import { TrainingRun, checkAssembly, checkpointBytes } from "./capstone-run.js";
+import { TrainingRun, checkAssembly, checkpointBytes, generateText } from "./capstone-run.js";
 import { LossChart } from "./capstone-chart.js";
 import { onEngineChange } from "./engine.js";
 import { loadEngineInstead, loadExercise, saveEngineInstead } from "./storage.js";
 
-const BUTTONS = ["check", "train", "pause", "resume", "stop", "download"];
+const BUTTONS = ["check", "train", "pause", "resume", "stop", "download", "generate"];
 const ENABLED = { // which buttons work in each state of the run
-  idle: ["check", "train"], starting: ["stop"], running: ["pause", "stop"], paused: ["resume", "stop", "download"],
-  done: ["check", "train", "download"], stopped: ["check", "train", "download"], failed: ["check", "train"],
-  checking: [],
+  idle: ["check", "train"], starting: ["stop"], running: ["pause", "stop"],
+  paused: ["resume", "stop", "download", "generate"], done: ["check", "train", "download", "generate"],
+  stopped: ["check", "train", "download", "generate"], failed: ["check", "train"], checking: [], generating: [],
 };
+const GENERATE_SETTINGS = ["prompt", "temperature", "top_k", "top_p"];
 
 function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -26,8 +28,12 @@ class Capstone {
     this.part = (name) => el.querySelector(`.lw-capstone__${name}`);
     this.buttons = Object.fromEntries(BUTTONS.map((name) => [name, this.part(name)]));
     this.selects = ["steps", "lr", "seed"].map((name) => this.part(name));
+    this.generateSettings = GENERATE_SETTINGS.map((name) => this.part(name));
+    this.generated = { text: "", calls: {}, cached: false, problem: null };
     this.chart = new LossChart(this.part("chart"));
     this.rows = [...document.querySelectorAll(".lw-capstone__function")];
+    this.engineOnly = [...document.querySelectorAll(".lw-capstone__engine-only")];
+    this.count = document.querySelector(".lw-capstone__count");
     this.engineInstead = new Set(loadEngineInstead());
     this.state = "idle";
     this.run = null;
@@ -48,6 +54,7 @@ class Capstone {
     on("resume", () => this.run && this.run.resume());
     on("stop", () => this.run && this.run.stop());
     on("download", () => this.download());
+    on("generate", () => this.generate());
     onEngineChange((client) => {
       if (client.state === "loading" && (this.state === "starting" || this.state === "checking")) {
         this.say(`Starting Python in this tab (a few seconds the first time): ${client.stage || "starting"}…`);
@@ -81,6 +88,10 @@ class Capstone {
       box.disabled = !passed || this.busy();
       row.querySelector(".lw-capstone__switch").dataset.shown = String(passed);
     }
+    if (this.count) {
+      const yours = this.rows.filter((row) => row.dataset.source === "yours").length;
+      this.count.querySelector("strong").textContent = `${yours} of ${this.count.dataset.total}`; // same width
+    }
   }
 
   switchSource(row, toEngine) {
@@ -110,7 +121,7 @@ class Capstone {
   }
 
   busy() {
-    return ["starting", "running", "paused", "checking"].includes(this.state);
+    return ["starting", "running", "paused", "checking", "generating"].includes(this.state);
   }
 
   setState(state) {
@@ -120,6 +131,7 @@ class Capstone {
       this.buttons[name].disabled = !ENABLED[state].includes(name) || (name === "download" && !hasModel);
     }
     for (const select of this.selects) select.disabled = this.busy();
+    for (const control of this.generateSettings) control.disabled = !ENABLED[state].includes("generate") || !hasModel;
     this.showSources();
   }
 
@@ -216,6 +228,33 @@ class Capstone {
     this.say(`Paused after step ${step}. Resume goes on from there.`);
   }
 
+  /* The trained model continues the prompt, streamed as the worker writes it: your sampler when you passed it, your
+   * decode step and its cache when you passed that too (the worker counts the calls of each). */
+  async generate() {
+    const before = this.state;
+    const [prompt, temperature, topK, topP] = this.generateSettings.map((control) => control.value);
+    const output = this.part("generated");
+    output.textContent = prompt;
+    this.generated = { text: "", calls: {}, cached: false, problem: null };
+    this.setState("generating");
+    this.say("Generating…");
+    const request = { prompt, tokens: this.data.generate.tokens, temperature: Number(temperature),
+      top_k: Number(topK), top_p: Number(topP), seed: this.settings().seed };
+    try {
+      const result = await generateText(request, (text) => {
+        this.generated.text += text;
+        output.textContent += text;
+        output.scrollTop = output.scrollHeight;
+      });
+      Object.assign(this.generated, result);
+      this.say(result.problem ? `Generation stopped: ${result.problem}.` : generatedText(this.generated));
+    } catch (error) {
+      this.generated.problem = error.message;
+      this.say(`Generation stopped: ${error.message}. Its Python was shut down; train again to generate.`);
+    }
+    this.setState(before);
+  }
+
   async download() {
     try {
       const bytes = await checkpointBytes();
@@ -241,9 +280,11 @@ class Capstone {
       get reference() { return capstone.reference().train; },
       get samples() { return capstone.samples; },
       get sources() {
-        return Object.fromEntries(capstone.rows.map((row) => [row.dataset.function, row.dataset.source]));
+        return Object.fromEntries([...capstone.engineOnly.map((row) => [row.dataset.function, "engine"]),
+          ...capstone.rows.map((row) => [row.dataset.function, row.dataset.source])]);
       },
       get check() { return capstone.lastCheck; },
+      get generated() { return capstone.generated; },
       get timeline() { return capstone.timeline; },
     };
   }
@@ -272,6 +313,13 @@ function checkText(result, count) {
   if (culprit.error) return `Not the engine's result: ${culprit.problem}.`;
   return `Not the engine's result. The first function of yours that differs inside the model is ${culprit.function}, ` +
     `in ${culprit.where}, given ${culprit.shapes}: ${culprit.problem}.`;
+}
+
+function generatedText({ text, calls, cached }) {
+  const draws = calls["sample-next"] ? `your sample_next (${calls["sample-next"]} draws)` : "the engine's sampler";
+  const cache = cached ? `, and the KV cache with your attention_step (${calls["kv-decode-step"] || 0} calls)`
+    : ", without the KV cache (pass the decode step's exercise to use yours)";
+  return `Generated ${text.length} characters with ${draws}${cache}.`;
 }
 
 function endText(state, message, run, apart) {

@@ -7,6 +7,7 @@ from html import escape
 
 from .chart import chart_svg
 
+COUNT_TEXT = "functions yours (a function becomes yours when you pass its exercise in this browser)."
 STATS = (("step", "Step"), ("loss", "Training loss"), ("val", "Validation loss"), ("speed", "Steps/s"),
          ("elapsed", "Elapsed"), ("remaining", "Remaining"), ("apart", "Apart from the engine's"))
 NEEDS = ("Checking and training need JavaScript and the live engine (Python with NumPy, loaded into this tab the "
@@ -21,7 +22,8 @@ def _name(function):
 
 def _row(function, role, exercise_id, link, title):
     if exercise_id is None:
-        return (f'<tr><td>{_name(function)}</td><td>{escape(role)}</td>'
+        return (f'<tr class="lw-capstone__engine-only" data-function="{escape(function)}">'
+                f'<td>{_name(function)}</td><td>{escape(role)}</td>'
                 f'<td>the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span></td></tr>')
     return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" data-function="{escape(function)}">'
             f'<td>{_name(function)}</td><td>{escape(role)}</td>'
@@ -30,17 +32,44 @@ def _row(function, role, exercise_id, link, title):
             f'<a href="{escape(link)}">{escape(title)}</a></td></tr>')
 
 
-def functions_table(rows):
-    """rows: (function, role in the model, exercise id or None, link to the exercise, exercise title)."""
-    body = "".join(_row(*row) for row in rows)
-    return ('<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
-            f'<th>Comes from</th></tr></thead><tbody>{body}</tbody></table>')
+def _part(heading, rows):
+    body = "".join(_row(*row) for row in rows) or (
+        '<tr><td colspan="3" class="lw-capstone__why">no exercise writes a function of this part yet: it runs '
+        'inside the engine\'s own code</td></tr>')
+    return (f'<tbody><tr class="lw-capstone__part"><th colspan="3" scope="colgroup">{escape(heading)}</th></tr>'
+            f'{body}</tbody>')
+
+
+def functions_table(parts, engine_only):
+    """parts: ``[(heading, rows)]`` in the model's order, a row being (function, role in the model, exercise id or
+    None, link to the exercise, exercise title); engine_only: what stays the engine's whatever the learner writes."""
+    total = sum(len(rows) for _, rows in parts)
+    body = "".join(_part(heading, rows) for heading, rows in parts)
+    kept = "".join(f"<li>{escape(item)}</li>" for item in engine_only)
+    return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> {COUNT_TEXT}</p>'
+            '<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
+            f'<th>Comes from</th></tr></thead>{body}</table>'
+            f'<p>Whatever you write, these stay the engine\'s:</p><ul class="lw-capstone__engine-kept">{kept}</ul>')
 
 
 def _select(name, label, values, default):
     options = "".join(f'<option value="{value}"{" selected" if value == default else ""}>{value}</option>'
                       for value in values)
     return f'<label>{label} <select class="lw-capstone__{name}" disabled>{options}</select></label>'
+
+
+def _generate_controls(prompt, options):
+    """Prompt, temperature, top-k and top-p (``options``: engine.capstone.GENERATE) and the Generate button."""
+    def shown(name, value):
+        return "off" if (name == "top_k" and value == 0) or (name == "top_p" and value == 1.0) else value
+
+    selects = "".join(
+        f'<label>{label} <select class="lw-capstone__{name}" disabled>'
+        + "".join(f'<option value="{value}">{shown(name, value)}</option>' for value in options[name])
+        + "</select></label>" for name, label in (("temperature", "Temperature"), ("top_k", "Top-k"),
+                                                  ("top_p", "Top-p")))
+    return (f'<label>Prompt <input type="text" class="lw-capstone__prompt" value="{escape(prompt)}" maxlength="60" '
+            f'size="14" disabled></label>{selects}{_button("generate", "Generate")}')
 
 
 def _button(name, text):
@@ -82,6 +111,7 @@ def trainer_html(reference, choices, defaults, default_key, data, trained_loss=N
     label = (f"Training loss per step: the engine's own run ({defaults['steps']} steps, learning rate "
              f"{defaults['lr']}, seed {defaults['seed']}) and yours once you train")
     attributes = escape(json.dumps({"reference": reference, **data}), quote=True)
+    generate = _generate_controls(data["prompt"], data["generate"])
     return (f'<div class="lw-capstone" data-capstone="{attributes}">'
             f'<div class="lw-capstone__controls">{controls}</div>'
             f'<p class="lw-capstone__status" role="status">{escape(NEEDS)}</p>'
@@ -96,7 +126,12 @@ def trainer_html(reference, choices, defaults, default_key, data, trained_loss=N
             '<ul class="lw-capstone__samples" aria-live="off">'
             f'<li class="lw-capstone__engine-sample"><span class="lw-capstone__sample-step">the engine\'s, step '
             f'<span class="lw-capstone__expect-steps">{defaults["steps"]}</span>:</span> '
-            f'<samp>{escape(one_line(curve["sample"]))}</samp></li>{_sample_slots(choices, data)}</ul></div>')
+            f'<samp>{escape(one_line(curve["sample"]))}</samp></li>{_sample_slots(choices, data)}</ul>'
+            f'<div class="lw-capstone__controls lw-capstone__generation">{generate}</div>'
+            '<p class="lw-capstone__generated-by">Generate writes '
+            f'{data["generate"]["tokens"]} characters with the model you trained, drawn by your sampler once '
+            'you pass it, with your decode step and its cache once you pass that too.</p>'
+            '<pre class="lw-capstone__generated" aria-live="off"></pre></div>')
 
 
 def _sample_slots(choices, data):
