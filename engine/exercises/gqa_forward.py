@@ -1,5 +1,6 @@
 """Exercise: share key/value heads with groups of query heads."""
 from ..attention import expand_kv as _expand_kv
+from ._domain import Domain
 from ._spec import Mistake, normal, random_case
 
 TITLE = "Grouped-query attention: repeat the key heads"
@@ -42,3 +43,13 @@ CASES = (
     random_case("as many key heads as query heads (multi-head), shape (1, 3, 2, 2)", seed=9, kv=normal(1, 3, 2, 2),
                 num_heads=3),
 )
+
+
+def _shared(d):
+    """kv (B, G, T, hs), num_heads a multiple of G."""
+    return {"kv": d.normal(d.B, d.G, d.T, d.hs, offset=(0.0, 100.0)), "num_heads": d.G * d.share}
+
+
+# The statement: kv (B, G, T, hs) with G dividing num_heads.
+DOMAIN = Domain(sizes={"B": range(1, 4), "G": range(1, 9), "share": range(1, 9), "T": range(1, 129),
+                       "hs": range(1, 65)}, make=_shared)

@@ -1,6 +1,7 @@
 """Exercise: the parameters of a modern attention layer."""
 from ..config import GPTConfig as _GPTConfig
 from ..model import param_count_by_part as _param_count_by_part
+from ._domain import Domain
 from ._spec import Mistake, case
 
 TITLE = "Attention parameters with shared key/value heads"
@@ -42,3 +43,8 @@ CASES = (
     case("GPT-2 small's width, 12 heads, multi-head", d=768, num_heads=12, kv_heads=12),
     case("a Llama-3-8B-like layer: d 4096, 32 query heads, 8 key/value heads", d=4096, num_heads=32, kv_heads=8),
 )
+
+# The statement: any width d, num_heads dividing it, kv_heads dividing num_heads.
+DOMAIN = Domain(sizes={"kv": range(1, 17), "share": range(1, 9), "hs": range(1, 257)},
+                make=lambda d: {"d": d.kv * d.share * d.hs, "num_heads": d.kv * d.share, "kv_heads": d.kv},
+                budget=1 << 40)

@@ -3,6 +3,7 @@ import numpy as _np
 
 from ..rope import rope_forward as _rope_forward
 from ..rope import rope_tables as _rope_tables
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, normal, random_case
 
 TITLE = "Rotary positions forward"
@@ -58,4 +59,11 @@ CASES = (
     random_case("a random batch of shape (2, 5, 6) with base 100", seed=3, x=normal(2, 5, 6), base=100.0),
     random_case("queries of shape (2, 3, 4, 8), heads on the second axis", seed=4, x=normal(2, 3, 4, 8),
                 base=10000.0),
+)
+
+# The statement: x (..., T, hs) with hs even, base a parameter.
+DOMAIN = Domain(
+    sizes={**LEADING, "T": range(1, 1025), "half": range(1, 65)},
+    make=lambda d: {"x": d.normal(*d.lead(), d.T, 2 * d.half, scale=(1.0, 100.0)),
+                    "base": d.pick(10000.0, 500.0, 1e6)},
 )

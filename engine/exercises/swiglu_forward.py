@@ -1,5 +1,6 @@
 """Exercise: SwiGLU forward."""
 from ..swiglu import swiglu_forward as _swiglu_forward
+from ._domain import LEADING, Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "SwiGLU forward"
@@ -40,4 +41,11 @@ CASES = (
          w_up=[[2.0, 1.0, 0.0], [0.0, 1.0, 1.0]], w_down=[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]),
     random_case("a random batch of shape (2, 3, 4) with F = 6", seed=5, x=normal(2, 3, 4), w_gate=normal(4, 6),
                 w_up=normal(4, 6), w_down=normal(6, 4)),
+)
+
+# The statement: x (..., d), w_gate and w_up (d, F), w_down (F, d); no range promised, so gates stay moderate.
+DOMAIN = Domain(
+    sizes={**LEADING, "rows": range(1, 17), "d": range(1, 257), "F": range(1, 1025)},
+    make=lambda d: {"x": d.normal(*d.lead(), d.rows, d.d), "w_gate": d.normal(d.d, d.F, scale=(0.1, 1.0)),
+                    "w_up": d.normal(d.d, d.F, scale=0.1), "w_down": d.normal(d.F, d.d, scale=0.1)},
 )

@@ -2,6 +2,7 @@
 import numpy as _np
 
 from ..bpe import merge_pair as _merge_pair
+from ._domain import Domain
 from ._spec import Mistake, case
 
 TITLE = "One merge on token ids"
@@ -49,3 +50,13 @@ CASES = (
     case("three a's in a row (the pair overlaps)", ids=_np.array([97, 97, 97, 98]), pair=(97, 97), new_id=300),
     case("a pair that never occurs", ids=_np.array([1, 2, 3]), pair=(3, 1), new_id=260),
 )
+
+
+def _ids(d):
+    """A 1-D id array (empty too) over a few ids, so pairs repeat and overlap; a pair seen in it or not."""
+    ids = d.integers(0, d.V, d.n)
+    a, b = d.integers(0, d.V), d.integers(0, d.V)
+    return {"ids": ids, "pair": (int(a), int(b)), "new_id": d.V + int(d.integers(0, 100))}
+
+
+DOMAIN = Domain(sizes={"n": range(0, 4097), "V": range(1, 6)}, make=_ids, strided=False)
