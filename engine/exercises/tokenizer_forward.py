@@ -59,4 +59,4 @@ def _ids(d):
     return {"ids": ids, "pair": (int(a), int(b)), "new_id": d.V + int(d.integers(0, 100))}
 
 
-DOMAIN = Domain(sizes={"n": range(0, 4097), "V": range(1, 6)}, make=_ids, strided=False)
+DOMAIN = Domain(sizes={"n": range(0, 257), "V": range(1, 6)}, make=_ids, strided=False)  # a recursive scan fits
