@@ -45,7 +45,11 @@ CASES = (
 )
 
 
-# The statement: kv (B, G, T, hs) with G dividing num_heads: every group size, multi-query (G = 1) to multi-head.
-DOMAIN = Domain(sizes={"B": range(1, 5), "G": range(1, 9), "group": range(1, 9), "T": range(1, 65),
-                       "hs": range(1, 65)},
-                make=lambda d: {"kv": d.normal(d.B, d.G, d.T, d.hs), "num_heads": d.G * d.group})
+def _shared(d):
+    """kv (B, G, T, hs), num_heads a multiple of G."""
+    return {"kv": d.normal(d.B, d.G, d.T, d.hs, offset=(0.0, 100.0)), "num_heads": d.G * d.share}
+
+
+# The statement: kv (B, G, T, hs) with G dividing num_heads.
+DOMAIN = Domain(sizes={"B": range(1, 4), "G": range(1, 9), "share": range(1, 9), "T": range(1, 129),
+                       "hs": range(1, 65)}, make=_shared)

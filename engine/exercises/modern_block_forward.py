@@ -44,8 +44,7 @@ CASES = (
     case("a Llama-3-8B-like layer: d 4096, 32 query heads, 8 key/value heads", d=4096, num_heads=32, kv_heads=8),
 )
 
-
-# The statement: any width d = num_heads * hs and kv_heads dividing num_heads (each serves an equal group), up to
-# and past a Llama-3-8B layer's sizes.
-DOMAIN = Domain(sizes={"kv": range(1, 33), "group": range(1, 9), "hs": range(1, 257)},
-                make=lambda d: {"d": d.kv * d.group * d.hs, "num_heads": d.kv * d.group, "kv_heads": d.kv})
+# The statement: any width d, num_heads dividing it, kv_heads dividing num_heads.
+DOMAIN = Domain(sizes={"kv": range(1, 17), "share": range(1, 9), "hs": range(1, 257)},
+                make=lambda d: {"d": d.kv * d.share * d.hs, "num_heads": d.kv * d.share, "kv_heads": d.kv},
+                budget=1 << 40)

@@ -114,4 +114,4 @@ def _drawn_row(d):
 
 # The statement: one row of any V (GPT-2's 50,257 at most), logits in the thousands, temperature > 0, top-k from 1
 # to V or off, top-p in (0, 1] or off.
-DOMAIN = Domain(sizes={"V": range(1, 50_258)}, make=_drawn_row)
+DOMAIN = Domain(sizes={"V": range(1, 50_258)}, make=_drawn_row, budget=1 << 16)

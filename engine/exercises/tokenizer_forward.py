@@ -52,14 +52,11 @@ CASES = (
 )
 
 
-def _merge_request(d):
-    """Ids from a few or many symbols and a pair that occurs in them (or, for one id, a pair that cannot)."""
-    ids = d.integers(0, d.symbols, d.n)
-    at = int(d.integers(0, max(d.n - 1, 1)))
-    pair = (int(ids[at]), int(ids[at + 1])) if d.n > 1 else (int(ids[0]), int(ids[0]))
-    return {"ids": ids, "pair": pair, "new_id": 256 + d.symbols}
+def _ids(d):
+    """A 1-D id array (empty too) over a few ids, so pairs repeat and overlap; a pair seen in it or not."""
+    ids = d.integers(0, d.V, d.n)
+    a, b = d.integers(0, d.V), d.integers(0, d.V)
+    return {"ids": ids, "pair": (int(a), int(b)), "new_id": d.V + int(d.integers(0, 100))}
 
 
-# The statement: a 1-D integer array (a text's bytes: up to a few hundred here, so that a recursive merge stays
-# within Python's recursion limit), any pair, any new id; few symbols make runs and overlaps.
-DOMAIN = Domain(sizes={"n": range(1, 401), "symbols": range(1, 257)}, make=_merge_request)
+DOMAIN = Domain(sizes={"n": range(0, 257), "V": range(1, 6)}, make=_ids, strided=False)  # a recursive scan fits

@@ -464,7 +464,7 @@ def test_reading_memory_or_patching_numpy_passes_nothing_and_leaves_the_next_ver
     for source in (READS_MEMORY, PATCHES_NUMPY):
         type_code(page, exercise, source)
         assert run_and_wait(page, exercise) != "Passed. Well done."
-        assert message.text_content() == "On a 2×4 input worked by hand, `y` is wrong in 8 of 8 entries."
+        assert message.text_content() == "On a 2×4 input worked by hand, y is wrong in 8 of 8 entries."
     unbiased = next(m for m in module.MISTAKES if m.name == "unbiased variance")  # passes if isclose stayed patched
     type_code(page, exercise, unbiased.source(module.SOLUTION))
     run_and_wait(page, exercise)

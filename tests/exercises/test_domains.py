@@ -80,9 +80,18 @@ def _literal(value):
     return repr(np.asarray(value).tolist()), str(np.asarray(value).dtype)
 
 
+def _plain_inputs(exercise):
+    """Whether the hand cases' inputs are arrays, numbers and shapes only: the generic programs below are not built
+    for dicts of arrays (adamw-step, kv-decode-step) or a generator whose draws the answer depends on (sample-next)."""
+    return not any(isinstance(v, (dict, np.random.Generator)) or v is None
+                   for case in exercise.CASES for v in case.make().values())
+
+
 def memorised(exercise):
     """A program that returns the hand cases' answers from a table keyed by their inputs (None where an input is a
     generator or a function) and the first answer otherwise."""
+    if not _plain_inputs(exercise) and exercise.FUNCTION != "gpt2_init":
+        return None
     table = []
     for case in exercise.CASES:
         inputs = case.make()
@@ -147,7 +156,7 @@ def contiguous_only(exercise):
     float arrays)."""
     floats = [v for item in _domain.drawn_cases(exercise.DOMAIN, 0) for v in item.case.make().values()
               if isinstance(v, np.ndarray) and v.dtype.kind == "f" and v.ndim]
-    if not (exercise.DOMAIN.strided and floats):
+    if not (exercise.DOMAIN.strided and floats and _plain_inputs(exercise)):
         return None
     return _wrapped(exercise, '''
     args = [np.ndarray(a.shape, a.dtype, buffer=a) if isinstance(a, np.ndarray) and a.dtype.kind == "f" else a
@@ -197,13 +206,9 @@ def test_a_program_fitted_to_the_hand_cases_fails_the_drawn_ones(monkeypatch, ex
                                                      f"again.")
 
 
-def test_every_array_exercise_meets_a_memorised_table_and_a_fixed_buffer():
-    kinds = {}
-    for exercise_id, kind in PROGRAMS:
-        kinds.setdefault(exercise_id, set()).add(kind)
-    assert [i for i in IDS if "memorised table" not in kinds.get(i, ())] == []
-    scalar_only = {"gpt2-std", "learning-rate", "param-count"}
-    assert [i for i in IDS if i not in scalar_only and "fixed buffer" not in kinds.get(i, ())] == []
+def test_every_exercise_meets_a_memorised_table():
+    left_out = [i for i in IDS if (i, "memorised table") not in PROGRAMS]
+    assert left_out == [i for i in IDS if i in ("adamw-step", "kv-decode-step", "sample-next")]
 
 
 # Wrong programs written by hand, of the kinds a drawn domain must catch: a stabilisation missing or misplaced, an
