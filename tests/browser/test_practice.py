@@ -410,15 +410,55 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"  # a pass stays a pass
 
 
+# The adversary's SVG (shared/reviews/2026-12-04-adversary.md, F1): an XHTML iframe whose document runs in the site's
+# origin, a <style> that restyles the page, an event attribute and a link, around one line that may stay
+ATTACK_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" style="position:fixed;inset:0">'
+              '<style>body { outline: 9px solid red }</style>'
+              '<x:iframe xmlns:x="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;parent.alert(1)&lt;/script&gt;">'
+              '</x:iframe><a href="javascript:alert(2)"><text x="1" y="5">link</text></a>'
+              '<polyline points="0,0 9,9" stroke="red" onclick="alert(3)"/></svg>')
+WHAT_THE_ATTACK_ADDED = """root => [...root.querySelectorAll('*')].filter(el => ['iframe', 'style', 'a', 'script']
+    .includes(el.localName) || el.namespaceURI !== 'http://www.w3.org/2000/svg' || el.hasAttribute('style')
+    || [...el.attributes].some(a => /^on|href/.test(a.name))).map(el => el.outerHTML)"""
+
+
+def test_the_lab_figure_keeps_only_drawing_elements_of_untrusted_svg(watched, site):
+    page = watched.page
+    page.goto(site.url + exercise_page(site, "residual-lab"))
+    page.wait_for_function(PRACTICE_SET_UP)
+    kept = page.evaluate("""async ([url, svg, added]) => {
+        const { drawingOnly } = await import(url);
+        const drawn = drawingOnly(svg);
+        document.querySelector('.lw-exercise__feedback').append(drawn);
+        await new Promise(r => setTimeout(r, 100));  // an iframe's srcdoc would have run by now
+        return { added: eval(added)(drawn), kept: [...drawn.querySelectorAll('*')].map(el => el.localName),
+                 outline: getComputedStyle(document.body).outlineStyle, html: drawingOnly('<p>not a drawing</p>'),
+                 text: drawingOnly(12) };
+    }""", [site.url + "assets/layerwise/practice/figure.bundle.js", ATTACK_SVG, WHAT_THE_ATTACK_ADDED])
+    assert kept["added"] == [] and kept["outline"] == "none"
+    assert kept["kept"] == ["text", "polyline"]  # the drawing stays; a link's text is kept as text
+    assert kept["html"] is None and kept["text"] is None
+    assert page.evaluate("document.querySelectorAll('iframe').length") == 0
+
+
 @pytest.mark.live
-def test_the_lab_draws_its_figure_after_a_pass(live, watched):
+def test_the_lab_draws_its_figure_after_a_pass_and_none_of_an_svg_the_learners_code_made(live, watched):
     page = watched.page
     exercise = open_exercise(page, live, "residual-lab")
     type_code(page, exercise, get("residual-lab").SOLUTION)
     assert run_and_wait(page, exercise) == "Passed. Well done."
     figure = exercise.locator(".lw-feedback__figure svg")
     assert figure.get_attribute("role") == "img"
-    assert figure.locator("path, polyline, line").count() > 0
+    assert figure.locator("polyline").count() == 2 and figure.locator("text").count() > 2  # both curves, labelled
+    # The learner's code replaces the function that draws the figure, in the Python that draws it (the review's F1)
+    attack = ("import engine.exercises.residual_lab as _lab\n"
+              f"_lab.line_chart = lambda *a, **k: {ATTACK_SVG!r}\n")
+    type_code(page, exercise, attack + get("residual-lab").SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    figure.locator("polyline").wait_for()
+    assert figure.evaluate(WHAT_THE_ATTACK_ADDED) == []
+    assert page.evaluate("document.querySelectorAll('iframe').length") == 0
+    assert page.evaluate("getComputedStyle(document.body).outlineStyle") == "none"
 
 
 def test_a_phone_is_not_told_of_ctrl_enter_and_statement_code_keeps_its_tokens_whole(watched_phone, site):

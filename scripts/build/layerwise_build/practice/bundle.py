@@ -1,13 +1,12 @@
-"""Bundle the code editor (CodeMirror 6 from node_modules) into one ES module with esbuild, cached by a hash of
-what goes in, so `mkdocs serve` rebuilds reuse it and only an edit of the entry or of package-lock.json rebuilds."""
+"""Bundle an entry of npm packages (the code editor, CodeMirror 6; the LAB figure's sanitizer, DOMPurify) into one ES
+module with esbuild, cached by a hash of what goes in, so `mkdocs serve` rebuilds reuse it and only an edit of the
+entry or of package-lock.json rebuilds. ``<entry>.js`` becomes ``<entry>.bundle.js``, with ``<entry>.licenses.txt``
+beside it."""
 import gzip
 import hashlib
 import json
 import subprocess
 from pathlib import Path
-
-BUNDLE_NAME = "codemirror.bundle.js"
-LICENSES_NAME = "codemirror.licenses.txt"  # the MIT notices of the packages inside the bundle, shipped beside it
 
 
 class BundleError(Exception):
@@ -21,10 +20,15 @@ def bundle_key(entry, lockfile):
     return digest.hexdigest()[:16]
 
 
+def licences_path(bundle):
+    """The licence notices of the packages inside ``bundle``, shipped beside it."""
+    return bundle.with_name(bundle.name.replace(".bundle.js", ".licenses.txt"))
+
+
 def build_bundle(root, entry, cache_dir):
     """Path of the minified bundle of ``entry`` (built now unless cached); its licence notices are beside it."""
     root = Path(root)
-    out = Path(cache_dir) / bundle_key(entry, root / "package-lock.json") / BUNDLE_NAME
+    out = Path(cache_dir) / bundle_key(entry, root / "package-lock.json") / f"{Path(entry).stem}.bundle.js"
     if out.is_file():
         return out
     esbuild = root / "node_modules" / ".bin" / "esbuild"
@@ -40,12 +44,12 @@ def build_bundle(root, entry, cache_dir):
         raise BundleError(f"esbuild could not bundle {entry}: {done.stderr.strip() or done.stdout.strip()}")
     output, = json.loads(meta.read_text())["outputs"].values()
     used = [name for name, info in output["inputs"].items() if info["bytesInOutput"] > 0]  # tree-shaken ones are not
-    (out.parent / LICENSES_NAME).write_text(_licences(root, used), encoding="utf-8")
+    licences_path(out).write_text(_licences(root, used, out.name), encoding="utf-8")
     partial.replace(out)  # only a complete bundle is ever found in the cache
     return out
 
 
-def _licences(root, inputs):
+def _licences(root, inputs, bundle_name):
     """The LICENSE text of every npm package that contributed a file to the bundle. esbuild names inputs relative
     to ``root`` after following symlinks, so a linked node_modules (pnpm, a shared install) gives paths such as
     ``../store/node_modules/@codemirror/state/dist/index.js``: a package is known by what follows its last
@@ -62,7 +66,7 @@ def _licences(root, inputs):
         licence = next((p for p in sorted(folder.glob("LICEN[CS]E*")) if p.is_file()), None)
         text = licence.read_text(encoding="utf-8").strip() if licence else "(no licence file in the package)"
         notices.append(f"{package}\n\n{text}\n")
-    return ("The code editor bundle (codemirror.bundle.js) contains these npm packages:\n\n"
+    return (f"The bundle {bundle_name} contains these npm packages:\n\n"
             + "\n\n".join(notices))
 
 
