@@ -7,7 +7,7 @@ mid-run are put in storage directly, as a pass records them, since typing them a
 import json
 
 import pytest
-from browser_pages import wait_for_engine
+from browser_pages import instant_go, wait_for_engine
 from practice_pages import open_exercise, run_and_wait, type_code
 from test_practice import edit_widget_cell
 
@@ -80,6 +80,20 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
     assert "need JavaScript and the live engine" in status(page)
     assert all(page.locator(f".lw-capstone__{name}").is_disabled() for name in ("check", "train", "download"))
     context.close()
+
+
+def test_back_after_instant_navigation_to_a_page_without_practice_the_page_is_set_up_again(watched, site):
+    # The review's F4: Home (no practice there), then Back, left Train and Check disabled until a reload
+    page = watched.page
+    open_capstone(page, site)
+    page.evaluate("window.__firstCapstone = Layerwise.capstone")
+    instant_go(page, site, "")
+    page.go_back()
+    page.wait_for_function("""location.pathname.endsWith('/model/build-your-gpt/')
+        && document.querySelector('.lw-capstone') && Layerwise.capstone !== window.__firstCapstone""",
+                           timeout=10_000)
+    assert not page.locator(".lw-capstone__train").is_disabled() and not page.locator(".lw-capstone__check").is_disabled()
+    assert "need JavaScript" not in status(page)
 
 
 @pytest.mark.live
