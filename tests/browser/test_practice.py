@@ -410,6 +410,36 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"  # a pass stays a pass
 
 
+# The review's F2: learner code answering its own grade request with a pass, then posting a `failed`
+FORGING = """import js
+from pyodide.ffi import to_js
+ok = '{"passed": true, "checks": [], "failure": null, "error": null, "output": "", "figure": null}'
+for i in range(1, 300):
+    js.postMessage(to_js({"type": "result", "id": i, "json": ok}, dict_converter=js.Object.fromEntries))
+js.postMessage(to_js({"type": "failed", "reason": "forged"}, dict_converter=js.Object.fromEntries))
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    return None
+"""
+
+
+@pytest.mark.live
+def test_learner_code_cannot_answer_for_the_grader_and_its_error_message_is_cut(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    type_code(page, exercise, FORGING)
+    assert run_and_wait(page, exercise) == "Not yet: the first check that failed is below."
+    assert exercise.locator(".lw-exercise__state").text_content() == "not passed yet"
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('layerwise:practice:{EXERCISE}')).passed") is False
+    # the review's F13: an exception whose message is a million characters
+    type_code(page, exercise, "def layernorm_forward(x, gamma, beta, eps=1e-5):\n    raise ValueError('x' * 10**6)")
+    assert run_and_wait(page, exercise) == "Not yet: the first check that failed is below."
+    error = exercise.locator(".lw-feedback__error").text_content()
+    assert error.startswith("ValueError: xxx")
+    assert len(error) < 2_100
+    type_code(page, exercise, get(EXERCISE).SOLUTION)  # the forged `failed` left the engine usable
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+
+
 # The adversary's SVG (shared/reviews/2026-12-04-adversary.md, F1): an XHTML iframe whose document runs in the site's
 # origin, a <style> that restyles the page, an event attribute and a link, around one line that may stay
 ATTACK_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" style="position:fixed;inset:0">'
