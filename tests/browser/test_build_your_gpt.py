@@ -64,6 +64,12 @@ def status(page):
     return page.locator(".lw-capstone__status").text_content()
 
 
+def unload_asks(page):
+    """Whether leaving the page now (a reload, another site, closing the tab) makes the browser ask first."""
+    return page.evaluate("() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); "
+                         "return e.defaultPrevented; }")
+
+
 def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(browser, site):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
@@ -140,6 +146,19 @@ def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_st
     assert page.evaluate("Layerwise.capstone.step") == hook["step"]  # stopped stays stopped
     assert page.evaluate("window.__shifts") == 0
 
+    # The review's F5: Home by instant navigation and Back; the worker kept the model, so the page shows it again
+    # and Download saves it. Until it is downloaded, leaving the site asks first.
+    assert unload_asks(page)
+    instant_go(page, live, "")
+    page.go_back()
+    page.wait_for_function("location.pathname.endsWith('/model/build-your-gpt/') "
+                           "&& document.querySelector('.lw-capstone[data-lw-ready]')")
+    back = page.evaluate("({state: Layerwise.capstone.state, step: Layerwise.capstone.step, "
+                         "losses: Layerwise.capstone.losses})")
+    assert back == {"state": "stopped", "step": hook["step"], "losses": hook["losses"]}
+    assert page.locator(".lw-capstone__step").text_content() == f"{hook['step']} / 100"
+    assert unload_asks(page)
+
     with page.expect_download() as download:  # the model as trained so far, for the engine's command line
         click(page, "download")
     path = tmp_path / "your-gpt.npz"
@@ -147,6 +166,7 @@ def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_st
     params, config, vocab, step = load_checkpoint(path)
     assert step == hook["step"] and config.vocab_size == len(vocab)
     assert main(["talk", "--checkpoint", str(path), "--prompt", "Shall I", "--tokens", "5"]) == 0
+    assert not unload_asks(page)
 
     page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] input').check()
     assert page.evaluate("Layerwise.capstone.sources.layernorm_forward") == "engine"
