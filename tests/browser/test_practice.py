@@ -4,11 +4,12 @@ mistake with its marked matrices, an endless loop stopped while a widget keeps w
 
 Code is typed into the editor with the keyboard (tests/browser/practice_pages.py), never set programmatically."""
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from browser_pages import reports_device, scroll_to_and_click, two_frames, wait_for_engine
+from browser_pages import instant_go, reports_device, scroll_to_and_click, two_frames, wait_for_engine
 from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
 
 from engine.examples import run
@@ -188,6 +189,78 @@ def test_hints_open_one_at_a_time_and_are_remembered(watched, site):
     assert exercise.locator(".lw-exercise__hints li").count() == 2
     assert exercise.locator(".lw-exercise__hint").text_content() == f"Hint 3 of {len(hints)}"
     assert exercise.locator(".lw-exercise__solution-button").is_hidden()  # no pass, no three failed runs yet
+
+
+STORE = "([key, record]) => localStorage.setItem(key, JSON.stringify(record))"
+STORED = "key => JSON.parse(localStorage.getItem(key))"
+KEY = f"layerwise:practice:{EXERCISE}"
+
+
+@pytest.mark.parametrize("record", [{"code": 12345, "hints": 300000, "failures": "many", "passed": "yes"},
+                                    {"code": {"a": 1}, "hints": -1, "failures": 1.5, "passed": 1}],
+                         ids=["out of range", "wrong types"])
+def test_a_stored_record_of_the_wrong_types_or_range_reads_as_a_fresh_start(watched, site, record):
+    # The review's F12: a non-string code left the exercise static, and 300,000 hints froze the tab for minutes
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE))
+    page.evaluate(STORE, [KEY, record])
+    exercise = open_exercise(page, site, EXERCISE)
+    assert editor_code(exercise) == get(EXERCISE).STARTER
+    assert exercise.locator(".lw-exercise__hints li").count() == 0
+    assert exercise.locator(".lw-exercise__hint").text_content() == f"Hint 1 of {len(get(EXERCISE).HINTS)}"
+    assert exercise.locator(".lw-exercise__state").text_content() == "not passed yet"
+
+
+def test_with_storage_full_the_learner_is_told_can_download_the_code_and_keeps_it_in_the_tab(watched, site):
+    # The review's F6: with storage full nothing was saved and nothing said so; after leaving, the code was gone
+    page = watched.page
+    exercise = open_exercise(page, site, EXERCISE)
+    page.evaluate("""() => {
+        for (const size of [1 << 20, 1 << 10, 1]) {
+            try { for (let n = 0; ; n++) localStorage.setItem(`fill-${size}-${n}`, 'x'.repeat(size)); } catch (e) {}
+        }
+    }""")
+    typed = "def layernorm_forward(x, gamma, beta, eps=1e-5):\n    return x  # kept in this tab"
+    type_code(page, exercise, typed)
+    note = exercise.locator(".lw-exercise__unsaved")
+    expect(note).to_contain_text("could not save your work")
+    assert page.evaluate(STORED, KEY) is None
+    with page.expect_download() as download:
+        note.locator("button").click()
+    assert download.value.suggested_filename == f"{EXERCISE}.py"
+    assert Path(download.value.path()).read_text(encoding="utf-8") == typed
+    instant_go(page, site, "")
+    page.go_back()
+    page.wait_for_function("document.querySelector('article[data-lw-practice]')")
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-content").wait_for()
+    assert editor_code(exercise) == typed
+
+
+def test_a_tab_with_older_state_never_overwrites_another_tabs_pass_or_code_without_asking(watched, site):
+    # The review's F7: a pass in tab A, a line typed in tab B: B's draft replaced A's pass and passing code
+    tab_b = watched.page
+    exercise = open_exercise(tab_b, site, EXERCISE)
+    tab_a = watched.context.new_page()
+    tab_a.goto(site.url + exercise_page(site, EXERCISE))
+    passing = get(EXERCISE).SOLUTION
+    tab_a.evaluate(STORE, [KEY, {"code": passing, "hints": 1, "failures": 2, "passed": True}])  # what A's pass stores
+    expect(exercise.locator(".lw-exercise__state")).to_have_text("passed")  # B heard of it
+    exercise.locator(".cm-content").click()
+    tab_b.keyboard.press("Control+End")
+    tab_b.keyboard.type("  # B's draft")
+    status = exercise.locator(".lw-exercise__status")
+    expect(status).to_contain_text("Another tab saved other code for this exercise.")
+    tab_b.wait_for_timeout(600)  # past the 300 ms after which typing is written
+    assert tab_a.evaluate(STORED, KEY) == {"code": passing, "hints": 1, "failures": 2, "passed": True}
+    assert exercise.locator(".lw-exercise__hints li").count() == 1
+    exercise.locator(".lw-exercise__our-code").click()
+    assert tab_a.evaluate(STORED, KEY) == {"code": editor_code(exercise), "hints": 1, "failures": 2, "passed": True}
+    assert editor_code(exercise).endswith("# B's draft")
+    exercise.locator(".lw-exercise__reset").click()  # the starter, then A's code asked for again
+    tab_a.evaluate(STORE, [KEY, {"code": passing, "hints": 1, "failures": 2, "passed": True}])
+    exercise.locator(".lw-exercise__their-code").click()
+    assert editor_code(exercise) == passing
 
 
 def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
