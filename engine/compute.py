@@ -21,7 +21,8 @@ def training_flops_per_token(config):
 
     N is :func:`matrix_params`; biases, norms and the table lookups are left out (a few per entry of a vector).
     The attention term counts the scores q k^T and the weighted sum of values, 2 T d each forward per block
-    (the engine computes the full T x T matrix, masked entries included), times 3 for forward and backward.
+    (the engine computes the full T x T matrix, masked entries included), times 3 for forward and backward: the
+    count of PaLM's appendix B (Kaplan et al.'s Table 1 counts the scores only, half of it).
     """
     T, d, L = config.seq_len, config.emb_dim, config.num_layers
     return {"weights": 6 * matrix_params(config), "attention": 12 * L * T * d}

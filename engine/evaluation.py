@@ -57,3 +57,22 @@ def held_out_loss(params, config, val_ids):
         loss, _ = cross_entropy_forward(logits[0], y)
         total, count = total + loss * len(y), count + len(y)  # a mean per window: weight it by its length
     return total / count
+
+
+def sliding_loss(params, config, val_ids):
+    """Mean cross-entropy of the model on every target of ``val_ids``, each read with as much context as the model
+    takes: the first window's targets as in ``held_out_loss``, then every later target as the last position of the
+    window of seq_len ids that ends just before it. Consecutive windows give a window's first target one character
+    of context and the average about T / 2, so this is the lower, fairer number (and T times the work)."""
+    val_ids = np.asarray(val_ids)
+    T = config.seq_len
+    if len(val_ids) <= T + 1:  # one window holds every target, each with all the context there is
+        return held_out_loss(params, config, val_ids)
+    first_logits, _ = forward(params, val_ids[None, :T], config)  # (1, T, V)
+    first, _ = cross_entropy_forward(first_logits[0], val_ids[1:T + 1])
+    starts = np.arange(1, len(val_ids) - T)  # (W,) windows whose last position has a target
+    windows = val_ids[starts[:, None] + np.arange(T)[None, :]]  # (W, T)
+    logits, _ = forward(params, windows, config)  # (W, T, V)
+    rest, _ = cross_entropy_forward(logits[:, -1], val_ids[starts + T])
+    return (first * T + rest * len(starts)) / (T + len(starts))  # a mean per part: weight each by its targets
+

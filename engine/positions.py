@@ -24,12 +24,8 @@ def sinusoidal_table(num_positions, width):
     return table
 
 
-def past_swap_change(with_positions, num_tokens=5, width=8, num_heads=2, seed=0):
-    """Largest change of causal attention's output at the last two positions when tokens 0 and 2 swap places.
-
-    Without positions the later positions see the same set of earlier tokens, so their output does not change (up
-    to rounding); with a position row added to each place (here random, as a fresh learned table would be) it does.
-    """
+def _past_swap_outputs(with_positions, num_tokens, width, num_heads, seed):
+    """Causal attention's output ``(B, T, d)`` before and after tokens 0 and 2 swap places (random weights)."""
     rng = np.random.default_rng(seed)
     tokens = rng.normal(size=(1, num_tokens, width))  # (B, T, d)
     params = {name: rng.normal(size=(width, width) if name.startswith("w") else width) for name in PARAM_NAMES}
@@ -38,4 +34,21 @@ def past_swap_change(with_positions, num_tokens=5, width=8, num_heads=2, seed=0)
     order[[0, 2]] = order[[2, 0]]
     before, _ = attention_forward(tokens + places, params, num_heads)  # (B, T, d)
     after, _ = attention_forward(tokens[:, order] + places, params, num_heads)
+    return before, after
+
+
+def past_swap_change(with_positions, num_tokens=5, width=8, num_heads=2, seed=0):
+    """Largest change of causal attention's output at the last two positions when tokens 0 and 2 swap places.
+
+    Without positions the later positions see the same set of earlier tokens, so their output does not change (up
+    to rounding); with a position row added to each place (here random, as a fresh learned table would be) it does.
+    """
+    before, after = _past_swap_outputs(with_positions, num_tokens, width, num_heads, seed)
     return float(np.abs(after[:, -2:] - before[:, -2:]).max())
+
+
+def past_output_size(with_positions, num_tokens=5, width=8, num_heads=2, seed=0):
+    """Largest entry of the output at the last two positions before the swap: the scale ``past_swap_change`` is
+    read against (its weights are N(0, 1), so its outputs are far from unit size)."""
+    before, _ = _past_swap_outputs(with_positions, num_tokens, width, num_heads, seed)
+    return float(np.abs(before[:, -2:]).max())

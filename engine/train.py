@@ -52,13 +52,15 @@ class TrainResult(NamedTuple):
     params: dict
     config: object
     vocab: list
-    history: dict  # "train_loss": one float per step; "val_loss": (step, loss) pairs
+    history: dict  # "train_loss", "grad_norm" (before clipping): one float per step; "val_loss": (step, loss) pairs
 
 
-def progress_bar(step, total, loss, width=30):
-    """``[#####-----]  120/500  loss 2.3141``: how far along, and how well it is going."""
+def progress_bar(step, total, loss, grad_norm=None, width=30):
+    """``[#####-----]  120/500  loss 2.3141  grad norm 0.8123``: how far along, how well it is going, and how long
+    the step's gradient was before clipping (a norm still above the clip late in a run is a warning sign)."""
     filled = int(width * step / max(total, 1))
-    return f"[{'#' * filled}{'-' * (width - filled)}] {step:>{len(str(total))}}/{total}  loss {loss:.4f}"
+    line = f"[{'#' * filled}{'-' * (width - filled)}] {step:>{len(str(total))}}/{total}  loss {loss:.4f}"
+    return line if grad_norm is None else f"{line}  grad norm {grad_norm:.4f}"
 
 
 def _validation_loss(params, val_ids, config, settings):
@@ -84,7 +86,7 @@ class TrainRun:
         self.params = init_params(self.config, settings.seed)
         self.state = adamw_init(self.params)
         self.rng = np.random.default_rng(settings.seed)
-        self.history = {"train_loss": [], "val_loss": []}
+        self.history = {"train_loss": [], "val_loss": [], "grad_norm": []}
         self.step = 0  # steps done
 
     @property
@@ -98,10 +100,11 @@ def train_step(run):
     config, settings = run.config, run.settings
     x, y = get_batch(run.train_ids, settings.batch_size, config.seq_len, run.rng)  # (B, T) each
     loss, grads = loss_and_grads(run.params, x, y, config, run.rng if config.dropout > 0 else None)
-    clip_grad_norm(grads, settings.grad_clip)
+    grad_norm = clip_grad_norm(grads, settings.grad_clip)  # the length before clipping, logged: how often it bites
     lr = learning_rate(run.step, settings.lr, settings.warmup_steps, settings.steps)
     adamw_step(run.params, grads, run.state, lr, weight_decay=settings.weight_decay)
     run.history["train_loss"].append(loss)
+    run.history["grad_norm"].append(grad_norm)
     run.step += 1
     if is_report_step(run) and run.has_val:
         run.history["val_loss"].append((run.step, _validation_loss(run.params, run.val_ids, config, settings)))
@@ -125,7 +128,7 @@ def train(config, text, settings=TrainSettings(), out=None):
         loss = train_step(run)
         report = is_report_step(run)
         if live or report:
-            line = progress_bar(run.step, settings.steps, loss)
+            line = progress_bar(run.step, settings.steps, loss, run.history["grad_norm"][-1])
             if report and run.has_val:
                 line += f"  val {run.history['val_loss'][-1][1]:.4f}"
             out.write(("\r" + line) if live else (line + "\n"))

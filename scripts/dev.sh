@@ -3,8 +3,9 @@
 #   bash scripts/dev.sh serve   build the site and serve it with live widgets on http://127.0.0.1:8000/
 #   bash scripts/dev.sh test    run the whole test suite (engine, build, cross-links, real Chromium)
 #   bash scripts/dev.sh build   build the site strictly into site/ (SITE_URL: where it will be served)
-# and one for contributors:
+# and two for contributors:
 #   bash scripts/dev.sh new-page NAME "Title" --after PAGE   a new layer page's files, with places to fill
+#   bash scripts/dev.sh check PAGE   every test that concerns one page (whole files, suite-wide checks included)
 # Set-up is idempotent: a .venv with the project and its extras, node_modules from package-lock.json,
 # .venv-pyodide with Pyodide's packaging tools (on Pyodide's own Python version), and Debian's chromium for
 # the browser tests.
@@ -124,13 +125,20 @@ case "${1:-}" in
     shift
     exec "$venv/bin/python" -m pytest "$@"
     ;;
+  check)
+    setup_python
+    setup_node
+    setup_pyodide_tools
+    shift
+    exec "$venv/bin/python" scripts/tools/check_page.py "$@"
+    ;;
   new-page)
     setup_python
     shift
     exec "$venv/bin/python" scripts/tools/new_page.py "$@"
     ;;
   *)
-    echo "usage: bash scripts/dev.sh serve|test|build [extra arguments] | new-page NAME \"Title\" --after PAGE" >&2
+    echo "usage: bash scripts/dev.sh serve|test|build [extra arguments] | new-page NAME \"Title\" --after PAGE | check PAGE" >&2
     exit 2
     ;;
 esac

@@ -28,3 +28,6 @@ def settings(steps, lr, seed):
                               f"got {value!r}")
     return TrainSettings(steps=steps, batch_size=BATCH_SIZE, lr=lr, warmup_steps=steps // 10, eval_every=EVAL_EVERY,
                          eval_batches=EVAL_BATCHES, seed=seed)
+
+
+from . import reference  # noqa: E402 - after the names it reads; the page quotes its default run

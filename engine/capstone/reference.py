@@ -3,6 +3,7 @@ learner's curve over the one with the same settings, and shows the default one (
 """
 import io
 import itertools
+from functools import lru_cache
 
 from . import CHOICES, CONFIG, SAMPLE, settings
 from ..data import load_corpus
@@ -15,8 +16,10 @@ def key(steps, lr, seed):
     return f"{steps}-{lr!r}-{seed}"
 
 
+@lru_cache(maxsize=None)  # the build draws every curve and its page quotes the default one: train each once
 def curve(steps, lr, seed):
-    """{train: loss per step, val: [[step, loss]], sample: the text the trained model continues SAMPLE's prompt with}"""
+    """{train: loss per step, val: [[step, loss]], sample: the text the trained model continues SAMPLE's prompt with}
+    (cached: read it, do not change it)"""
     result = train(CONFIG, load_corpus(), settings(steps, lr, seed), out=io.StringIO())
     sample = generate_text(result.params, result.config, result.vocab, SAMPLE["prompt"], SAMPLE["tokens"], seed=seed,
                            temperature=SAMPLE["temperature"], top_k=SAMPLE["top_k"])

@@ -11,7 +11,7 @@ import json
 
 from .. import module_names
 from ..errors import LayerwiseError
-from .fmt import format_input  # re-exported: the build writes input cells with it (ARCHITECTURE.md, "kinds")
+from .fmt import format_input  # re-exported: the build writes input cells with it (engine/examples/README.md)
 from .kind import Kind
 
 _HELPERS = {"kind", "fmt", "svg"}

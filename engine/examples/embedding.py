@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import embedding
 from .fmt import format_short
-from .kind import Block, Dim, Kind, Operand, Result, layer_check
+from .kind import Block, Dim, Kind, Operand, Result, layer_gradient_gap
 
 
 def compute(E, ids, dout):
@@ -12,7 +12,7 @@ def compute(E, ids, dout):
     overwritten = np.zeros_like(E)  # (V, D)
     overwritten[ids] += dout  # the classic mistake: a repeated id keeps only its last write
 
-    gap = layer_check(embedding.embedding_forward, {"ids": ids, "table": E}, dout, {"table": dE})
+    gap = layer_gradient_gap(embedding.embedding_forward, {"ids": ids, "table": E}, dout, {"table": dE})
 
     lost = [f"v{int(v)}" for v in np.unique(ids) if not np.array_equal(dE[v], overwritten[v])]  # the rows' headers
     notes = (_lost_rows(lost) if lost else "No row differs: repeat an id in ids to see dE[ids] += dout lose an update.",)

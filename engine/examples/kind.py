@@ -251,7 +251,7 @@ def gradient_gap(loss, arrays, analytic):
                for name in analytic)
 
 
-def layer_check(forward, inputs, upstream, analytic):
+def layer_gradient_gap(forward, inputs, upstream, analytic):
     """A deferred gradient check of a layer's backward, for ``Result.gradient_gap``.
 
     The loss is ``sum(forward(**inputs)[0] * upstream)``: its gradient on the output is exactly ``upstream``, so

@@ -1,7 +1,7 @@
 """Widget kind ``layernorm``: every row normalised to mean 0 and variance 1, then scaled and shifted; and backward."""
 from .. import norms
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, layer_check
+from .kind import Block, Dim, Kind, Operand, Result, layer_gradient_gap
 
 EPS = 1e-5  # the engine's default, as in PyTorch
 
@@ -10,7 +10,7 @@ def compute(x, gamma, beta, dy):
     y, cache = norms.layernorm_forward(x, gamma, beta, EPS)  # (T, d)
     dx, dgamma, dbeta = norms.layernorm_backward(dy, cache)  # (T, d), (d,), (d,)
 
-    gap = layer_check(norms.layernorm_forward, {"x": x, "gamma": gamma, "beta": beta, "eps": EPS}, dy,
+    gap = layer_gradient_gap(norms.layernorm_forward, {"x": x, "gamma": gamma, "beta": beta, "eps": EPS}, dy,
                       {"x": dx, "gamma": dgamma, "beta": dbeta})
 
     mean, var = cache["mean"][:, 0], cache["var"][:, 0]  # (T,), (T,)

@@ -1,7 +1,7 @@
 """Widget kind ``linear``: Y = X @ W + b and its backward, for a reader-sized X (T, a), W (a, c), b (c,)."""
 from .. import linear
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, layer_check
+from .kind import Block, Dim, Kind, Operand, Result, layer_gradient_gap
 
 
 def compute(X, W, b, dY):
@@ -9,7 +9,7 @@ def compute(X, W, b, dY):
     Y, cache = linear.linear_forward(X, W, b)  # (T, c)
     dX, dW, db = linear.linear_backward(dY, cache)  # (T, a), (a, c), (c,)
 
-    gap = layer_check(linear.linear_forward, {"X": X, "W": W, "b": b}, dY, {"X": dX, "W": dW, "b": db})
+    gap = layer_gradient_gap(linear.linear_forward, {"X": X, "W": W, "b": b}, dY, {"X": dX, "W": dW, "b": db})
 
     terms = " + ".join(f"{format_compact(x)} × {format_compact(w)}" for x, w in zip(X[0], W[:, 0]))
     arithmetic = (f"Y[t0, j0] = {terms} + {format_compact(b[0])} = {format_number(Y[0, 0])}")

@@ -3,7 +3,7 @@ import numpy as np
 
 from .. import softmax
 from .fmt import format_compact, format_number
-from .kind import Block, Dim, Kind, Operand, Result, layer_check
+from .kind import Block, Dim, Kind, Operand, Result, layer_gradient_gap
 from .svg import heat_map
 
 EXP_OVERFLOW = np.log(np.finfo(np.float64).max)  # exp of anything larger is inf
@@ -28,7 +28,7 @@ def compute(x, dp):
     e = np.exp(x - row_max[:, None])  # (T, n): every entry in (0, 1], the largest exactly 1
     total = e.sum(axis=-1)  # (T,)
     weighted = (dp * p).sum(axis=-1)  # (T,) the sum the backward subtracts from dp
-    gap = layer_check(softmax.softmax_forward, {"x": x}, dp, {"x": dx})
+    gap = layer_gradient_gap(softmax.softmax_forward, {"x": x}, dp, {"x": dx})
     arithmetic = (f"p[t0, j0] = exp({format_compact(x[0, 0])} - {format_compact(row_max[0])}) / "
                   f"{format_number(total[0])} = {format_number(e[0, 0])} / {format_number(total[0])} = "
                   f"{format_number(p[0, 0])}")

@@ -67,6 +67,10 @@ def compute(steps, batch_size, lr, warmup_steps, grad_clip, seed):
                             ("ln V (uniform guess)", [1, settings.steps], [uniform, uniform])],
                            x_label="step", y_label="cross-entropy loss")
     lr_plot = line_chart([("learning rate", step_numbers, rates)], x_label="step", y_label="learning rate")
+    norms = np.array(result.history["grad_norm"])  # (S,) before clipping
+    norm_plot = line_chart([("gradient norm", step_numbers, norms),
+                            ("grad_clip", [1, settings.steps], [settings.grad_clip, settings.grad_clip])],
+                           x_label="step", y_label="global gradient norm")
 
     first = _first_window(result, settings)
     if settings.warmup_steps:
@@ -82,6 +86,7 @@ def compute(steps, batch_size, lr, warmup_steps, grad_clip, seed):
         if len(val_losses) else f"First loss {format_number(losses[0])}; last {format_number(losses[-1])}.",
         first,
         "What train printed: " + log[-1].strip(),
+        _clipping(norms, settings.grad_clip),
     )
     return Result(
         blocks=(Block("val_loss", f"validation loss after steps {', '.join(str(s) for s in val_steps)}",
@@ -89,8 +94,18 @@ def compute(steps, batch_size, lr, warmup_steps, grad_clip, seed):
                 Block("lr_used", "learning rate at those steps", rates[val_steps - 1], ("K",))),
         arithmetic=arithmetic,
         notes=notes,
-        plots=(("Loss during a short training run", loss_plot), ("Learning rate: warm-up, then cosine", lr_plot)),
+        plots=(("Loss during a short training run", loss_plot), ("Learning rate: warm-up, then cosine", lr_plot),
+               ("Gradient norm before clipping", norm_plot)),
     )
+
+
+def _clipping(norms, clip):
+    """How often the clip bit: on which share of the steps, and when last (late and often means a rate too high)."""
+    clipped = np.flatnonzero(norms > clip) + 1  # step numbers, from 1
+    if not len(clipped):
+        return f"The gradient norm stayed under grad_clip = {format_compact(clip)} on every step: nothing was clipped."
+    return (f"Clipped on {len(clipped)} of {len(norms)} steps (norm above grad_clip = {format_compact(clip)}), the "
+            f"last at step {clipped[-1]}; the last step's norm was {format_number(norms[-1])}.")
 
 
 def _first_window(result, settings):

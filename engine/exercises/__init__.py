@@ -4,7 +4,24 @@ One module per exercise: id ``layernorm-backward`` is module ``layernorm_backwar
 adding one module (modules starting with ``_`` are the machinery). :func:`grade` is the entry point for tests and
 the build, :func:`grade_json` its string-returning twin for the browser's practice worker (which may call
 :func:`prepare` first), and :func:`validate` is what the strict build calls for every ``exercise`` fence. See
-ARCHITECTURE.md, "Exercises", for how to write one.
+engine/exercises/README.md for how to write one.
+
+Cases: ``CASES`` are the hand-worked ones (``_spec.case``, ``_spec.random_case``), checked first, in order. An
+exercise should also declare ``DOMAIN = Domain(sizes={...}, make=lambda d: {...})`` (``_domain``): what its
+statement allows, from which every Run draws fresh cases (8 by default) with a seed shown in the result
+(``result["seed"]``; a ``# seed: N`` line in the learner's code replays it) and shrinks a failing one. Example::
+
+    from ._domain import Domain
+
+    DOMAIN = Domain(
+        sizes={"rows": range(1, 65), "d": range(1, 769)},      # inclusive ranges (ends drawn often), or tuples
+        make=lambda d: {"x": d.normal(d.rows, d.d, scale=(1e-3, 1.0, 1e4), offset=(0.0, 1e3)),
+                        "eps": d.pick(1e-5, 0.1)},            # every parameter, defaults set to other values
+    )
+
+``Draw`` (``d``) has the sizes as attributes and ``normal``, ``uniform``, ``integers``, ``pick`` and
+``generator``; the grader adds non-contiguous views of float inputs. Expected outputs are computed by ``reference``
+after the learner's function returns, from inputs made afresh, so ``make`` must be deterministic given ``d``.
 """
 import ast
 import importlib
@@ -16,6 +33,7 @@ from ._spec import starter
 
 REQUIRED = {"TITLE": str, "STATEMENT": str, "KIND": str, "FUNCTION": str, "STARTER": str, "SOLUTION": str,
             "HINTS": tuple, "PAGE": str, "ORDER": int, "OUTPUTS": tuple, "CASES": tuple}
+BUILD_SEED = 0  # the strict build's drawn cases: one build is like the next
 STARTER_DEFAULT = ("; left out, it comes from a SOLUTION that parses and defines FUNCTION (KIND 'write') or from "
                    "MISTAKES[0] (KIND 'fix')")
 
@@ -61,10 +79,11 @@ def _give_default_starter(exercise):
         exercise.STARTER = exercise.MISTAKES[0].source(solution)
 
 
-def grade(exercise_id, source):
-    """Grade the learner's ``source``; returns the JSON-safe result dict. Never raises for what the learner wrote."""
+def grade(exercise_id, source, seed=None):
+    """Grade the learner's ``source``; returns the JSON-safe result dict. Never raises for what the learner wrote.
+    ``seed`` fixes the drawn cases (default: a ``# seed: N`` line in ``source``, else a fresh one)."""
     from ._grader import grade as run_grader  # imported on first use: the worker pays for it only when grading
-    return run_grader(get(exercise_id), source)
+    return run_grader(get(exercise_id), source, seed)
 
 
 def grade_json(exercise_id, source):
@@ -73,13 +92,15 @@ def grade_json(exercise_id, source):
 
 
 def prepare(exercise_ids=None):
-    """Import the exercises (default: all of them) and compute their expected outputs now, so that the first Run of
-    each is as fast as the later ones. For the practice worker, right after it starts: the first grade otherwise
-    also pays for importing ``numpy.random`` and the grader (a few hundred ms in Pyodide)."""
-    from ._expected import prepared
+    """Import the exercises (default: all of them) and the grader now, and run each exercise's reference once on its
+    first case, so that the first Run of each is as fast as the later ones. For the practice worker, right after it
+    starts: the first grade otherwise also pays for importing ``numpy.random`` and the grader (a few hundred ms in
+    Pyodide). Nothing computed here is kept."""
+    from ._expected import expected
     from ._grader import grade as _  # noqa: F401 - imported now, not at the first Run
     for exercise_id in ids() if exercise_ids is None else exercise_ids:
-        prepared(get(exercise_id))
+        exercise = get(exercise_id)
+        expected(exercise, exercise.CASES[0])
 
 
 def validate(exercise_id, page=None):
@@ -120,16 +141,16 @@ def _problems(exercise_id, exercise):
             problems.append(f"{name} does not define {exercise.FUNCTION}()")
     if problems:
         return problems
-    solution = grade(exercise_id, exercise.SOLUTION)
+    solution = grade(exercise_id, exercise.SOLUTION, BUILD_SEED)
     if not solution["passed"]:
         problems.append(f"the solution fails its own tests: {_verdict(solution)}")
-    if grade(exercise_id, exercise.STARTER)["passed"]:
+    if grade(exercise_id, exercise.STARTER, BUILD_SEED)["passed"]:
         problems.append("the starter already passes the tests")
     for mistake in getattr(exercise, "MISTAKES", ()):
         if exercise.SOLUTION.count(mistake.old) != 1:
             problems.append(f"known mistake '{mistake.name}': {mistake.old!r} must occur exactly once in SOLUTION")
             continue
-        result = grade(exercise_id, mistake.source(exercise.SOLUTION))
+        result = grade(exercise_id, mistake.source(exercise.SOLUTION), BUILD_SEED)
         if result["passed"] or (result["failure"] or {}).get("hint") != mistake.hint:
             problems.append(f"known mistake '{mistake.name}' does not fail with its own hint: {_verdict(result)}")
     return problems

@@ -1,32 +1,24 @@
-"""What every case should give, and what every known mistake gives there: computed once per process, before any
-learner code has run, from references and mistakes bound when the exercise module was imported."""
-from typing import NamedTuple
-
+"""What a case should give, and what a known mistake gives there: computed when asked, after the learner's function
+has returned, from inputs made afresh (nothing is kept between cases or grades, so no learner code can read an
+expected output before it has answered, or change one that a later grade uses)."""
 import numpy as np
 
-_prepared = {}  # exercise module name -> [Prepared], one per case
 
-
-class Prepared(NamedTuple):
-    case: object                  # the Case
-    expected: tuple               # the reference's outputs, one array per name in OUTPUTS
-    mistakes: tuple               # per known mistake: its outputs on this case, or None when it raises here
-
-
-def prepared(exercise):
-    key = exercise.__name__
-    if key not in _prepared:
-        wrong = [_mistake_function(exercise, mistake) for mistake in getattr(exercise, "MISTAKES", ())]
-        _prepared[key] = [Prepared(case, outputs(exercise, exercise.reference(*case.make().values())),
-                                   tuple(_mistake_outputs(exercise, function, case) for function in wrong))
-                          for case in exercise.CASES]
-    return _prepared[key]
+def expected(exercise, case):
+    """The reference's outputs on ``case``, one array per name in ``OUTPUTS``."""
+    return outputs(exercise, exercise.reference(*case.make().values()))
 
 
 def outputs(exercise, value):
     """A return value as a tuple of arrays, one per name in ``OUTPUTS``."""
     values = value if len(exercise.OUTPUTS) > 1 else (value,)
     return tuple(np.asarray(v) for v in values)
+
+
+def mistakes(exercise, case):
+    """Per known mistake, in order: ``(mistake, its outputs on case)``, the outputs None where it raises."""
+    for mistake in getattr(exercise, "MISTAKES", ()):
+        yield mistake, _mistake_outputs(exercise, _mistake_function(exercise, mistake), case)
 
 
 def _mistake_outputs(exercise, function, case):

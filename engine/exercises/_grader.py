@@ -1,12 +1,17 @@
 """Run a learner's code against an exercise and say, in one sentence, what the first failing check found.
 
-The expected outputs and every known mistake's outputs are computed (once, memoised) *before* any learner code
-runs (``_expected``). The learner's code runs in windows (``_learner``): a fresh namespace holding only ``np``,
-its changes to NumPy, the engine and the builtins undone when each window closes, the engine's own functions
-refused. Whatever it raises is reported with the line in *its* source, never the grader's traceback.
+The cases are the exercise's hand-worked ``CASES`` (their feedback is what a learner sees first), then cases drawn
+fresh from its ``DOMAIN`` on every Run (``_domain``; a failing one is shrunk to the smallest failure found). The
+expected outputs are computed after the learner's function has returned, from inputs made afresh (``_expected``):
+there is nothing to read out of memory while it runs. The learner's code runs in windows (``_learner``): a fresh
+namespace holding only ``np``, its changes to NumPy, the engine and the builtins undone when each window closes,
+the engine's own functions refused. Whatever it raises is reported with the line in *its* source, never the
+grader's traceback.
 """
 import contextlib
 import io
+import os
+import time
 import types
 import warnings
 
@@ -15,38 +20,55 @@ import numpy as np
 from ..gradcheck import numerical_gradient, relative_error
 from . import _cells
 from ._compare import Stop, agrees, changed_input, copies, difference, returned_arrays, shown
-from ._expected import prepared
+from ._domain import drawn_cases, seed_of, smaller
+from ._expected import expected, mistakes
 from ._guard import ModuleGuard, dropping_new_engine_modules
 from ._learner import LEARNER_FILE, Learner, Raised, Refused
 
 MAX_OUTPUT = 2000  # characters of print() output passed back
 GRADCHECK_TOLERANCE = 1e-6
+SHRINK_SECONDS = 1.0  # the shrinker's time, after the first failing drawn case (the worker stops a Run at 5 s)
 
 
-def grade(exercise, source):
-    """The result dict of the contract (see /ARCHITECTURE.md, Exercises) for ``source`` against ``exercise``."""
-    result = {"passed": False, "checks": [], "failure": None, "error": None, "figure": None, "output": ""}
+def fresh_seed():
+    """A seed for one Run's drawn cases: six digits, easy to type into ``# seed: N``."""
+    return int.from_bytes(os.urandom(4), "big") % 1_000_000
+
+
+def grade(exercise, source, seed=None):
+    """The result dict of the contract (see /ARCHITECTURE.md, Exercises) for ``source`` against ``exercise``. The
+    drawn cases come from ``seed``, else from a ``# seed: N`` line in ``source``, else from a fresh seed; the
+    result's ``seed`` says which (None for an exercise without ``DOMAIN``)."""
+    domain = getattr(exercise, "DOMAIN", None)
+    if domain is not None and seed is None:
+        seed = seed_of(source)
+        seed = fresh_seed() if seed is None else seed
+    result = {"passed": False, "checks": [], "failure": None, "error": None, "figure": None, "output": "",
+              "seed": seed if domain is not None else None}
     checks = result["checks"]
     printed = io.StringIO()
     # NumPy's overflow warnings would be errors under some test settings; the values (inf, nan) tell the story.
     with (dropping_new_engine_modules(), contextlib.redirect_stdout(printed), warnings.catch_warnings(),
           np.errstate(all="ignore")):
         warnings.simplefilter("ignore")
-        cases = prepared(exercise)  # before any learner code runs
         guard = ModuleGuard()
         learner = Learner(source, guard, _answers(exercise))
         check = f"your code runs and defines `{exercise.FUNCTION}`"
         try:
             function = _define(exercise, learner)
             checks.append({"name": check, "passed": True})
-            for item in cases:
-                check = item.case.label
-                _check_case(exercise, learner, function, item)
+            for case in exercise.CASES:
+                check = case.label
+                _check_case(exercise, learner, function, case)
                 checks.append({"name": check, "passed": True})
             gradcheck = getattr(exercise, "GRADCHECK", None)
             if gradcheck:
                 check = f"gradients agree with central differences of your `{gradcheck.forward}`"
-                _check_gradients(exercise, learner, function, cases[0].case)
+                _check_gradients(exercise, learner, function, exercise.CASES[0])
+                checks.append({"name": check, "passed": True})
+            if domain is not None:
+                check = f"{domain.count} cases drawn from what the statement allows (seed {seed})"
+                _check_drawn(exercise, learner, function, domain, seed)
                 checks.append({"name": check, "passed": True})
             result["passed"] = True
             if getattr(exercise, "LAB", False):
@@ -133,16 +155,46 @@ def _call(exercise, learner, function, case, inputs):
     return returned_arrays(exercise, returned, case)
 
 
-def _check_case(exercise, learner, function, item):
-    case = item.case
+def _check_drawn(exercise, learner, function, domain, seed):
+    """Every drawn case; the first that fails is shrunk, and its Stop says how to draw the same cases again."""
+    for drawn in drawn_cases(domain, seed):
+        try:
+            _check_case(exercise, learner, function, drawn.case)
+        except Stop as stop:
+            stop = _shrunk(exercise, learner, function, domain, drawn, stop)
+            stop.failure["message"] += f" Put `# seed: {seed}` in your code to draw the same cases again."
+            raise stop from None
+
+
+def _shrunk(exercise, learner, function, domain, drawn, stop):
+    """The Stop of the simplest variant of ``drawn`` that still fails (see ``_domain.smaller``), within
+    SHRINK_SECONDS."""
+    deadline = time.perf_counter() + SHRINK_SECONDS
+    simpler = True
+    while simpler and time.perf_counter() < deadline:
+        simpler = False
+        for variant in smaller(domain, drawn):
+            if time.perf_counter() >= deadline:
+                break
+            try:
+                _check_case(exercise, learner, function, variant.case)
+            except Stop as failed:
+                drawn, stop, simpler = variant, failed, True
+                break
+    return stop
+
+
+def _check_case(exercise, learner, function, case):
     inputs = case.make()
     before = copies(inputs)
     got = _call(exercise, learner, function, case, inputs)
-    for index, (name, want, have) in enumerate(zip(exercise.OUTPUTS, item.expected, got)):
-        message = difference(case, name, want, have)
+    want = expected(exercise, case)  # only now, from inputs made afresh
+    for index, (name, wanted, have) in enumerate(zip(exercise.OUTPUTS, want, got)):
+        message = difference(case, name, wanted, have)
         if message:
-            comparison = _cells.comparison(name, want, have)
-            raise Stop(message, shown(case, comparison[3]), comparison, _matching_hint(exercise, item, index, got))
+            comparison = _cells.comparison(name, wanted, have)
+            raise Stop(message, shown(case, comparison[3]), comparison,
+                       _matching_hint(exercise, case, want, index, got))
     changed = changed_input(inputs, before, getattr(exercise, "MAY_CHANGE_INPUTS", ()))
     if changed:
         raise Stop(f"On {case.label}, `{exercise.FUNCTION}` changed its input `{changed}` in place. Leave the "
@@ -150,12 +202,12 @@ def _check_case(exercise, learner, function, item):
                    f"(`{changed} = {changed} - ...` rather than `{changed} -= ...`).", shown(case))
 
 
-def _matching_hint(exercise, item, index, got):
+def _matching_hint(exercise, case, want, index, got):
     """The hint of the first known mistake that returns on this case what the learner's code returned (every
     output), where output ``index`` is wrong: a mistake that raises, or that is right there, explains nothing."""
-    for mistake, outputs in zip(getattr(exercise, "MISTAKES", ()), item.mistakes):
+    for mistake, outputs in mistakes(exercise, case):
         if (outputs is not None and all(agrees(have, wrong) for have, wrong in zip(got, outputs))
-                and not agrees(outputs[index], item.expected[index])):
+                and not agrees(outputs[index], want[index])):
             return mistake.hint
     return None
 

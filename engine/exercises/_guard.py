@@ -6,13 +6,16 @@ puts them back after each piece of learner code and returns what it had changed,
 hands those changes back to the learner's next call. So the grader's own comparisons, a known mistake and the next
 grade always see the real modules, while a learner's module-level ``np.foo = ...`` still works in their function.
 Engine modules first imported during a grade are dropped from ``sys.modules`` at its end, so a later exercise
-imports them fresh.
+imports them fresh. A submodule imported meanwhile (``np.fft`` on first use binds ``numpy.fft`` to ``numpy``) is no
+change to undo: it joins the snapshot, as NumPy's lazy ``__getattr__`` would recurse forever on a submodule that is
+in ``sys.modules`` but no longer an attribute of its package.
 """
 import contextlib
 import sys
 
 # Bound here: restore() runs right after learner code, possibly with the learner's builtins still in place.
 _dict, _id, _list, _map, _vars, _zip, _missing = dict, id, list, map, vars, zip, object()
+_modules_now = sys.modules
 
 
 def _guarded(name):
@@ -51,14 +54,20 @@ class ModuleGuard:
         """Put every guarded module back as it was; return the changes found, ``[(namespace, {key: value})]``,
         a removed name as ``_missing`` (usually ``[]``: compared by identity at C speed)."""
         changes = []
-        for (current, saved), ids in _zip(self.saved, self.ids):
+        for index, ((current, saved), ids) in enumerate(_zip(self.saved, self.ids)):
             if _list(_map(_id, current.values())) == ids:
                 continue  # nothing touched, and no key added or removed
             changed = {key: current.get(key, _missing) for key in (current.keys() | saved.keys())
                        if current.get(key, _missing) is not saved.get(key, _missing)}
+            imported = {key: value for key, value in changed.items() if _submodule(current, key, value, saved)}
+            if imported:
+                saved.update(imported)
+                self.ids[index] = _list(_map(_id, saved.values()))
+                changed = {key: value for key, value in changed.items() if key not in imported}
             current.clear()
             current.update(saved)
-            changes.append((current, changed))
+            if changed:
+                changes.append((current, changed))
         return changes
 
     @staticmethod
@@ -70,6 +79,12 @@ class ModuleGuard:
                     current.pop(key, None)
                 else:
                     current[key] = value
+
+
+def _submodule(namespace, key, value, saved):
+    """Whether ``namespace[key]`` was bound by importing the submodule ``<package>.<key>`` (not a learner's
+    assignment: that module is what ``sys.modules`` holds under the name)."""
+    return (key not in saved and _modules_now.get(f"{namespace.get('__name__')}.{key}", _missing) is value)
 
 
 @contextlib.contextmanager

@@ -1,5 +1,6 @@
 """Exercise: LayerNorm forward over the last axis, with the biased variance."""
 from ..norms import layernorm_forward as _layernorm_forward
+from ._domain import Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "LayerNorm forward"
@@ -57,4 +58,13 @@ CASES = (
          x=[[3.0, 3.0, 3.0], [1e-4, -1e-4, 2e-4]], gamma=[1.0, 2.0, 3.0], beta=[0.5, 0.0, -0.5]),
     random_case("a single row x of shape (6,), no leading axis", seed=62, x=normal(6), gamma=normal(6),
                 beta=normal(6)),
+)
+
+# The statement: x (..., d) with any number of leading axes, any finite rows (offsets and scales LayerNorm removes),
+# gamma and beta (d,), eps a parameter. d reaches GPT-2's 768.
+DOMAIN = Domain(
+    sizes={"axes": (0, 1, 2), "a": range(1, 5), "rows": range(1, 65), "d": range(1, 769)},
+    make=lambda d: {"x": d.normal(*(d.a,) * d.axes, d.rows, d.d, scale=(1.0, 1e-3, 1e3), offset=(0.0, 1e3, -50.0)),
+                    "gamma": d.normal(d.d), "beta": d.normal(d.d),
+                    "eps": d.pick(1e-5, 1e-2, 0.5)},
 )

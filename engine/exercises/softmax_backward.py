@@ -25,9 +25,11 @@ def softmax_backward(dp, x):
     return p * (dp - (dp * p).sum(axis=-1, keepdims=True))
 '''
 HINTS = (
-    "Work on one row. Every p_j depends on every x_i of the row, so dx_i = sum over j of dp_j * dp_j/dx_i.",
+    "Work on one row. Every p_j depends on every x_i of the row, so by the chain rule dx_i = sum over j of "
+    "(dL/dp_j) (dp_j/dx_i), where dL/dp_j is the upstream gradient, the array `dp` at j.",
     "The Jacobian entry is dp_j/dx_i = p_j (delta_ij - p_i): p_i (1 - p_i) on the diagonal, -p_i p_j elsewhere.",
-    "In the sum over j the delta keeps p_i dp_i, and the rest gives -p_i times one number per row, sum_j dp_j p_j. "
+    "In the sum over j the delta keeps p_i dp[i], and the rest gives -p_i times one number per row, "
+    "sum_j dp[j] p_j. "
     "Keep that number's axis (`keepdims=True`) so it broadcasts back over its row.",
     "dx = p * (dp - (dp * p).sum(axis=-1, keepdims=True)); the n×n Jacobian never needs to be built.",
 )

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ..softmax import softmax_forward as _softmax_forward
+from ._domain import Domain
 from ._spec import Mistake, case, first_output, normal, random_case
 
 TITLE = "Stable softmax"
@@ -12,7 +13,7 @@ FUNCTION = "softmax"
 OUTPUTS = ("p",)
 STATEMENT = """\
 Write `softmax(x)` returning probabilities over the last axis of `x` `(..., n)`: every row of the result is
-positive and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
+non-negative and sums to 1. It must work for any finite scores, also very large ones (subtract each row's maximum
 before `np.exp`), and for scores of `-inf` (masked entries), which get probability exactly 0. Arrays are float64
 (NumPy's default); leave `x` unchanged."""
 SOLUTION = '''\
@@ -59,3 +60,19 @@ CASES = (
     random_case("a single row of 5 scores, shape (5,)", seed=54, x=normal(5)),
     case("a row with one finite score among -inf", x=[[-np.inf, 2.0, -np.inf, -np.inf]]),
 )
+
+
+def _scores(d):
+    """Any finite scores (huge ones, rows far apart), some masked with -inf (every row keeps one finite score)."""
+    x = d.normal(*(d.a,) * d.axes, d.rows, d.n, scale=(1.0, 30.0, 1e3), offset=(0.0, 800.0, -800.0))
+    if d.pick(False, True):
+        x = x + d.normal(*x.shape[:-1], 1, scale=1e3)  # each row its own offset
+    if d.pick(False, True):
+        keep = d.integers(0, 2, *x.shape).astype(bool)
+        keep[..., 0] = True
+        x = np.where(keep, x, -np.inf)
+    return x
+
+
+DOMAIN = Domain(sizes={"axes": (0, 1, 2), "a": range(1, 4), "rows": range(1, 65), "n": range(1, 1025)},
+                make=lambda d: {"x": _scores(d)})

@@ -14,7 +14,7 @@ import numpy as np
 from ..checkpoint import load_checkpoint
 from ..data import encode, load_corpus, split_ids
 from ..errors import LayerwiseError
-from ..evaluation import held_out_loss, uniform_loss, unigram_loss
+from ..evaluation import held_out_loss, sliding_loss, uniform_loss, unigram_loss
 from ..generate import generate_steps, sampling_distribution
 from ..embedding import token_position_forward
 from ..model import attention_weights, block_forward, forward
@@ -82,9 +82,13 @@ def analyse(params, config, vocab, prompt, temperature=1.0, top_k=None):
 
 
 def report(params, config, vocab, text=None):
-    """``(name, loss in nats)`` of the model on the held-out tenth of the corpus and of the two baselines."""
+    """``(name, loss in nats)`` of the model on the held-out tenth of the corpus (read in consecutive windows, then
+    with every target given a full window of context), on the text it trained on (consecutive windows, so the gap
+    with the first row is memorising), and of the two baselines."""
     train_ids, val_ids = split_ids(encode(load_corpus() if text is None else text, vocab))
     return [("this model", held_out_loss(params, config, val_ids)),
+            ("this model, every target with a full window before it", sliding_loss(params, config, val_ids)),
+            ("this model, on its own training text", held_out_loss(params, config, train_ids)),
             ("character frequencies (unigram)", unigram_loss(train_ids, val_ids, len(vocab))),
             ("uniform guess, 1 / V each", uniform_loss(len(vocab)))]
 

@@ -3,7 +3,8 @@
 Facts and numbers carry over from those documents, sentences do not. This finds every run of RUN_WORDS or more
 consecutive words that a page's prose shares with a seed, after taking out what may legitimately match: formulas
 (display and inline math, code spans, fenced blocks), numbers, inline values, link targets, HTML tags, and the
-References section (paper titles). Three sources of text are compared: the Markdown of the pages, the text a reader
+References section (paper titles). A lone symbol or short name (`$W$`, `$(T, c)$`, `` `dY` ``) stays, as its
+letters: the seeds write those as plain words, and a symbol table copied row by row is otherwise invisible. Three sources of text are compared: the Markdown of the pages, the text a reader
 sees in the *built* pages (what the build writes: shapes notes, code-and-math captions, widget notes and readouts),
 and the exercises' statements and hints (`engine/exercises/`). `tests/pages/test_own_words.py` fails on any run;
 `python scripts/tools/seed_overlap.py [seeds folder] [built site folder]` lists them.
@@ -23,8 +24,9 @@ RUN_WORDS = 8
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,}).*?^(?P=indent)(?P=ticks)[ \t]*$", re.M | re.S)
 REFERENCES = re.compile(r"^#{2,}\s*References\b.*?(?=^#{1,2}\s|\Z)", re.M | re.S)
+INLINE_VALUE = re.compile(r"\[=.*?=\]")  # numbers computed at build time
+SYMBOL = re.compile(r"\$([^$\n]{1,12})\$|`([^`\n]{1,12})`")  # short inline math or code: a symbol, a name
 NOT_PROSE = [
-    re.compile(r"\[=.*?=\]"),            # inline values: numbers computed at build time
     re.compile(r"\$[^$\n]+\$"),          # inline math
     re.compile(r"`[^`\n]+`"),            # code spans
     re.compile(r"\]\([^)\s]*\)"),        # link targets (the link text stays)
@@ -47,10 +49,18 @@ def _blank(text: str, pattern: re.Pattern) -> str:
     return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
+def _symbol_letters(match: re.Match) -> str:
+    """A short formula or name as the words it reads as in plain text: `$(T, c)$` -> ` (T, c) `."""
+    return " " + re.sub(r"\\[a-zA-Z]+", " ", match.group(1) or match.group(2)) + " "
+
+
 def prose(markdown: str) -> str:
-    """The prose of a page: the Markdown with formulas, code, values, link targets and references blanked out."""
+    """The prose of a page: the Markdown with formulas, code, values, link targets and references blanked out, short
+    symbols kept as their letters."""
     text = _blank(markdown, FENCE)
     text = _blank(text, REFERENCES)
+    text = _blank(text, INLINE_VALUE)
+    text = SYMBOL.sub(_symbol_letters, text)
     for pattern in NOT_PROSE:
         text = _blank(text, pattern)
     return text

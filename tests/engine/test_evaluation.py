@@ -38,15 +38,39 @@ def _plain_held_out_loss(params, config, ids):
     return sum(losses) / len(losses)
 
 
+def _tiny_model_and_ids(length):
+    """A one-block model with T = 8 and V = 7, and ``length`` random ids seeded by the length."""
+    config = GPTConfig(vocab_size=7, seq_len=8, emb_dim=8, num_heads=2, ff_dim=16, num_layers=1, init="xavier")
+    return config, model.init_params(config, seed=3), np.random.default_rng(length).integers(0, 7, size=length)
+
+
 @pytest.mark.parametrize("length", [2, 9, 17, 40])  # shorter than, equal to one window plus one, several windows
 def test_held_out_loss_counts_every_target_once(length):
-    config = GPTConfig(vocab_size=7, seq_len=8, emb_dim=8, num_heads=2, ff_dim=16, num_layers=1, init="xavier")
-    params = model.init_params(config, seed=3)
-    ids = np.random.default_rng(length).integers(0, 7, size=length)
+    config, params, ids = _tiny_model_and_ids(length)
     assert evaluation.held_out_loss(params, config, ids) == pytest.approx(
         _plain_held_out_loss(params, config, ids), rel=1e-12)
     with pytest.raises(LayerwiseError, match=r"held_out_loss: need at least 2 ids \(an input and its target\), got 1"):
         evaluation.held_out_loss(params, config, ids[:1])
+
+
+def _plain_sliding_loss(params, config, ids):
+    """Target j (1 <= j < n) predicted from the ids before it, at most T of them: one forward per target, its last
+    position's log-softmax written with math."""
+    losses = []
+    for j in range(1, len(ids)):
+        context = [int(i) for i in ids[max(0, j - config.seq_len):j]]
+        logits, _ = model.forward(params, np.array([context]), config)
+        row = [float(z) for z in logits[0, -1]]
+        top = max(row)
+        losses.append(top + math.log(sum(math.exp(z - top) for z in row)) - row[int(ids[j])])
+    return sum(losses) / len(losses)
+
+
+@pytest.mark.parametrize("length", [2, 9, 10, 17, 40])  # shorter than a window, one window, one target past it, more
+def test_sliding_loss_gives_every_target_its_full_context(length):
+    config, params, ids = _tiny_model_and_ids(length)
+    assert evaluation.sliding_loss(params, config, ids) == pytest.approx(
+        _plain_sliding_loss(params, config, ids), rel=1e-12)
 
 
 def test_the_sonnets_baselines():

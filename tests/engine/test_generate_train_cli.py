@@ -78,6 +78,25 @@ def test_generate_text_names_a_prompt_character_missing_from_the_vocabulary():
 
 def test_progress_bar():
     assert progress_bar(5, 10, 2.5, width=10) == "[#####-----]  5/10  loss 2.5000"
+    assert progress_bar(5, 10, 2.5, 1.25, width=10) == "[#####-----]  5/10  loss 2.5000  grad norm 1.2500"
+
+
+def test_the_gradient_norm_before_clipping_is_logged_for_every_step():
+    from engine.data import build_vocab, encode, get_batch, split_ids
+    from engine.model import init_params, loss_and_grads
+    settings = TrainSettings(steps=3, batch_size=4, lr=1e-2, warmup_steps=1, eval_every=3, grad_clip=0.05)
+    out = io.StringIO()
+    result = train(TINY, TEXT, settings, out=out)
+    assert len(result.history["grad_norm"]) == 3
+    # step 1 redone by hand: the same first batch and initial weights, the norm as one long vector's length
+    vocab = build_vocab(TEXT)
+    config = TINY.with_overrides(vocab_size=len(vocab))
+    x, y = get_batch(split_ids(encode(TEXT, vocab))[0], 4, config.seq_len, np.random.default_rng(settings.seed))
+    _, grads = loss_and_grads(init_params(config, settings.seed), x, y, config)
+    by_hand = np.sqrt(sum((g.astype(np.float64) ** 2).sum() for g in grads.values()))
+    assert result.history["grad_norm"][0] == pytest.approx(by_hand, rel=1e-12)
+    assert by_hand > settings.grad_clip  # logged before the clip, so above it here
+    assert f"grad norm {result.history['grad_norm'][-1]:.4f}  val " in out.getvalue().splitlines()[-1]
 
 
 def test_training_lowers_the_loss_and_writes_a_checkpoint(tmp_path):

@@ -37,3 +37,17 @@ def test_swapping_two_earlier_tokens_changes_nothing_later_without_positions():
                                causal_attention_without_projections(x)[3:], atol=1e-12)
     assert positions.past_swap_change(with_positions=False) < 1e-12
     assert positions.past_swap_change(with_positions=True) > 1e-2
+
+
+def test_the_swap_change_is_read_against_the_outputs_own_size():
+    # the same draws as past_swap_change (token rows, then the projections, then the position rows), redone here
+    from engine.attention import PARAM_NAMES, attention_forward
+    rng = np.random.default_rng(0)
+    tokens = rng.normal(size=(1, 5, 8))
+    params = {name: rng.normal(size=(8, 8) if name.startswith("w") else 8) for name in PARAM_NAMES}
+    places = rng.normal(size=(5, 8))
+    out, _ = attention_forward(tokens + places, params, 2)
+    assert positions.past_output_size(with_positions=True) == np.abs(out[0, -2:]).max()
+    # the page's claim: with positions, the swap moves the output by about its own size, not by a sliver of it
+    ratio = positions.past_swap_change(with_positions=True) / positions.past_output_size(with_positions=True)
+    assert 0.3 < ratio < 2

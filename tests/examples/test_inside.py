@@ -131,10 +131,16 @@ def test_the_metrics_table_against_a_computation_written_out_here():
     model_loss = _plain_loss(PARAMS, CONFIG, data.encode(val_text, VOCAB))
     rows = dict(analysis.report(PARAMS, CONFIG, VOCAB))
     assert rows["this model"] == pytest.approx(model_loss, rel=1e-10)
+    on_training_text = _plain_loss(PARAMS, CONFIG, data.encode(train_text, VOCAB))
+    assert rows["this model, on its own training text"] == pytest.approx(on_training_text, rel=1e-10)
+    # the default run has memorised some of its text (the Training page says so): clearly better where it trained
+    assert on_training_text < model_loss - 0.1
+    # a full window of context for every target can only help a trained model, and it does
+    assert rows["this model, every target with a full window before it"] < model_loss
     assert rows["character frequencies (unigram)"] == pytest.approx(unigram, rel=1e-10)
     assert rows["uniform guess, 1 / V each"] == pytest.approx(math.log(60), rel=1e-15)
     table = panels.metrics_table(analysis.report(PARAMS, CONFIG, VOCAB))
-    for loss in (model_loss, unigram, math.log(60)):
+    for loss in (model_loss, on_training_text, unigram, math.log(60)):
         assert (f"<td>{format_number(loss)}</td><td>{format_number(math.exp(loss))}</td>"
                 f"<td>{format_number(loss / math.log(2))}</td>") in table
     assert model_loss < unigram < math.log(60)  # the trained model beats both baselines

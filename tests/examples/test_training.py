@@ -59,8 +59,22 @@ def test_first_window_is_a_corpus_slice_and_its_shift(result):
 def test_progress_line_and_plots(result):
     assert result["notes"][3].startswith("What train printed: [" + "#" * 30 + "] 60/60  loss ")
     titles = [plot["title"] for plot in result["plots"]]
-    assert titles == ["Loss during a short training run", "Learning rate: warm-up, then cosine"]
+    assert titles == ["Loss during a short training run", "Learning rate: warm-up, then cosine",
+                      "Gradient norm before clipping"]
     assert result["plots"][0]["svg"].count("<polyline") == 3  # training, validation, ln V
+    assert result["plots"][2]["svg"].count("<polyline") == 2  # the norm, the clip
+
+
+def test_the_clipping_note_counts_the_steps_whose_norm_passed_the_clip(result):
+    from engine.examples.training import settings_for, short_run
+    norms = short_run(settings_for(**DEFAULTS))[0].history["grad_norm"]
+    clipped = [step for step, norm in enumerate(norms, 1) if norm > DEFAULTS["grad_clip"]]
+    assert 0 < len(clipped) < len(norms)  # the default run clips some steps, early ones among them
+    assert result["notes"][4].startswith(f"Clipped on {len(clipped)} of {len(norms)} steps")
+    assert f"the last at step {clipped[-1]};" in result["notes"][4]
+    assert f"grad norm {norms[-1]:.4f}" in result["notes"][3]  # the progress line prints it too
+    calm = run("training", {**DEFAULTS, "grad_clip": 10})
+    assert calm["notes"][4].startswith("The gradient norm stayed under grad_clip = 10")
 
 
 def test_same_seed_same_run_other_seed_other_run(result):
@@ -74,10 +88,22 @@ def test_the_page_claims_about_the_learning_rate(result):
     default_end = raw_values(result, "val_loss")[-1]
     # a rate ten times smaller learns far less in the same steps
     assert raw_values(run("training", {**DEFAULTS, "lr": 0.001}), "val_loss")[-1] > default_end + 0.5
-    # at the largest allowed rate, dropping the warm-up ends clearly worse than keeping it
-    warm = raw_values(run("training", {**DEFAULTS, "lr": 0.05}), "val_loss")[-1]
-    cold = raw_values(run("training", {**DEFAULTS, "lr": 0.05, "warmup_steps": 0}), "val_loss")[-1]
-    assert cold > warm + 0.1
+    # at the largest allowed rate, dropping the warm-up "usually" ends worse: on each of seeds 0-2 here, but for one
+    # seed by less than the default run's own spread over those seeds ("a single run is never evidence")
+    def last(**inputs):
+        return raw_values(run("training", {**DEFAULTS, **inputs}), "val_loss")[-1]
+    gaps = [last(lr=0.05, warmup_steps=0, seed=s) - last(lr=0.05, seed=s) for s in range(3)]
+    defaults = [last(seed=s) for s in range(3)]
+    assert all(gap > 0 for gap in gaps) and min(gaps) < max(defaults) - min(defaults)
+
+
+def test_the_page_claims_about_the_gradient_norm():
+    # "the first few are all clipped ... after that only the odd step is"
+    from engine.examples.training import settings_for, short_run
+    norms = short_run(settings_for(**DEFAULTS))[0].history["grad_norm"]
+    clip = DEFAULTS["grad_clip"]
+    assert all(norm > clip for norm in norms[:3])
+    assert sum(norm > clip for norm in norms[10:]) < len(norms[10:]) / 3
 
 
 @pytest.mark.parametrize("overrides, words", [

@@ -28,8 +28,12 @@ def test_a_wrong_program_fails_with_its_message(program):
 def test_every_exercise_has_three_correct_and_three_wrong_programs():
     correct = collections.Counter(p.exercise for p in CORRECT)
     wrong = collections.Counter(p.exercise for p in WRONG)
-    assert {i: correct[i] for i in exercises.ids() if correct[i] < 3} == {}
-    assert {i: wrong[i] for i in exercises.ids() if wrong[i] < 3} == {}
+    short = {i: f"{correct[i]} correct, {wrong[i]} wrong" for i in exercises.ids() if min(correct[i], wrong[i]) < 3}
+    assert not short, (
+        f"exercises with fewer than three correct and three wrong learner programs: {short}. Add them to a module "
+        f"of tests/exercises/learner_programs/ (any module defining PROGRAMS is found): Correct(exercise, name, "
+        f"source) must pass; Wrong(exercise, name, source, message, hint) must fail with `message`, the grader's "
+        f"sentence word for word, and show `hint` (a known mistake's hint, or None)")
 
 
 def test_no_wrong_program_is_a_known_mistake():

@@ -54,10 +54,14 @@ def test_backward_equations_on_the_page_match_their_functions():
 
 
 def test_gelu_slope_on_the_negative_side_fades_and_is_negative():
-    # d/dx of the tanh form, by central differences of the formula written out above; -2 -> -0.086, -4 -> -3.4e-4
+    # d/dx of each form, by central differences of the formulas written out above: first the tanh form's three
+    # slopes (-2 -> -0.086, -4 -> -3.4e-4), then the exact form's (-4 -> -5.0e-4: the forms part in the tail)
     h = 1e-6
-    slopes = [(gelu_tanh(x + h) - gelu_tanh(x - h)) / (2 * h) for x in (-2.0, -3.0, -4.0)]
+    points = (-2.0, -3.0, -4.0)
+    tanh_slopes = [(gelu_tanh(x + h) - gelu_tanh(x - h)) / (2 * h) for x in points]
+    exact_slopes = [(gelu_exact(x + h) - gelu_exact(x - h)) / (2 * h) for x in points]
     marker = "GELU makes this rarer, not impossible"
-    assert shown_after("layers/activations.md", marker, 3) == [
-        f"{slopes[0]:.3f}", f"{slopes[1]:.3f}", f"{slopes[2]:.1e}"]
-    assert all(s < 0 for s in slopes) and abs(slopes[1]) < 0.02
+    assert shown_after("layers/activations.md", marker, 6) == [
+        f"{s:{fmt}}" for slopes in (tanh_slopes, exact_slopes) for s, fmt in zip(slopes, (".3f", ".3f", ".1e"))]
+    assert all(s < 0 for s in tanh_slopes + exact_slopes) and abs(tanh_slopes[1]) < 0.02
+    assert abs(exact_slopes[2] / tanh_slopes[2] - 1) > 0.3  # why the page names the form

@@ -152,10 +152,12 @@ def test_the_sizes_typed_in_the_boxes():
 
 
 def test_the_model_box_compute_paragraph():
-    shown = shown_after("model/model.md", "**What a trained token costs.**", 6)
+    shown = shown_after("model/model.md", "**What a trained token costs.**", 7)
     matrices = L * (4 * D * D + 2 * D * F) + D * V  # the tied head is still a d x V product per token
     weights, attention = 6 * matrices, 12 * L * T * D  # forward 2 per entry and 4 T d per block, times 3 to train
     assert shown == [f"{matrices:,}", f"{weights / 1e6:,.0f}", f"{attention / 1e6:,.0f}",
                      f"{100 * attention / (weights + attention):.0f}", f"{matrices / (2 * L * D):,.0f}",
-                     f"{L * H * T * T:,}"]
+                     f"{L * H * T * T:,}",
+                     f"{matrices / (L * D):,.0f}"]  # Kaplan's count: 6N = 6 L T d at twice the context
     assert shown[:2] == ["123,532,032", "741"] and L * H * T * T > PUBLISHED  # more weights than parameters
+    assert shown[4] == "6,702" and shown[6] == "13,404"

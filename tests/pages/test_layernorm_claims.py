@@ -3,6 +3,7 @@ and which wrong axis breaks causality (checked on plain NumPy, independently of 
 import math
 
 import numpy as np
+import pytest
 
 from page_values import page_text, shown_values
 
@@ -62,3 +63,23 @@ def test_averaging_over_tokens_leaks_the_future_and_over_the_batch_does_not():
     mistake = PAGE[PAGE.index("**Normalising over the wrong axis.**"):]
     mistake = mistake[:mistake.index("\n\n")]
     assert "no longer\ncausal" in mistake and "keeps causality" in mistake
+
+
+def test_the_wrong_axis_check_on_the_page_passes_a_correct_layernorm_on_a_flat_row():
+    # the page's two lines, run as written: on the two-scale example's flat row (variance 5e-6, near eps) a correct
+    # LayerNorm's output variance is 1/3, which "var close to 1" would reject; over the wrong axis the check fails
+    from engine.norms import DEFAULT_EPS as eps, layernorm_forward
+    mistake = PAGE[PAGE.index("**Normalising over the wrong axis.**"):]
+    check = mistake[mistake.index("```python\n") + 10:mistake.index("\n```", mistake.index("```python"))]
+    spread = np.sqrt(5e-6 / 1.25)  # the pattern [-1.5, -0.5, 0.5, 1.5] has variance 1.25 at spread 1
+    x = np.array([[-1.5, -0.5, 0.5, 1.5], [-1.5, -0.5, 0.5, 1.5]]) * np.array([[1.0], [spread]])
+    d = x.shape[-1]
+    assert np.isclose(x[1].var(), 5e-6)
+    exec(check, {"np": np, "x": x, "d": d, "eps": eps, "layernorm_forward": layernorm_forward})
+
+    def over_tokens(x, gamma, beta):
+        mean, var = x.mean(0, keepdims=True), x.var(0, keepdims=True)
+        return (x - mean) / np.sqrt(var + eps) * gamma + beta, None
+    x = np.random.default_rng(1).normal(size=(3, 4))
+    with pytest.raises(AssertionError):
+        exec(check, {"np": np, "x": x, "d": 4, "eps": eps, "layernorm_forward": over_tokens})

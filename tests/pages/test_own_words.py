@@ -80,3 +80,10 @@ def test_the_check_finds_a_copied_sentence_and_ignores_formulas_numbers_and_titl
         assert seed_overlap.shared_runs("probe.md", markdown, seed_runs) == []
     # numbers are dropped: a run of 8 words split by numbers still counts, numbers alone never do
     assert seed_overlap.words_with_lines("mean 2.5 and 1.25") == [("mean", 1), ("and", 1)]
+
+
+def test_a_symbol_table_row_copied_from_a_seed_is_found(seed_runs):
+    # seed 001 writes the symbols of its table as plain letters; the check reads short math and names the same way
+    row = "| $a, c$ | input and output width: $d$, $F$ or $V$ depending on the layer | `W.shape` | scalars |\n"
+    assert [run.words for run in seed_overlap.shared_runs("probe.md", row, seed_runs)] == [
+        "d f or v depending on the layer"]

@@ -197,3 +197,23 @@ def test_the_build_writes_what_practice_shows_so_nothing_moves_when_its_script_r
 def test_a_question_block_that_never_closes_is_named():
     with pytest.raises(progress.MarkupError, match="the knowledge-check question 'Q' has no closing </details>"):
         progress.answer_boxes('<p>x<details class="question"><summary>Q</summary><p>no end</p>')
+
+
+def test_an_exercise_the_model_uses_links_to_build_your_gpt():
+    practice_part._build.update(model_page=("Build your GPT", "model/build-your-gpt/"),
+                                in_model={"layernorm-forward"})
+    try:
+        used = page_html('```exercise id="layernorm-forward"\n```')
+        unused = page_html('```exercise id="rmsnorm-forward"\n```', page="layers/rmsnorm.md")
+    finally:
+        practice_part._build.update(model_page=None, in_model=set())
+    assert ('<p class="lw-exercise__used">Once you pass it, <a href="../../model/build-your-gpt/">Build your GPT</a> '
+            "runs your function inside the whole model.</p>") in used
+    assert "lw-exercise__used" not in unused
+
+
+def test_the_model_uses_exactly_the_exercises_its_capstone_swaps_in():
+    from engine.capstone import layers
+    ids = set(layers.exercise_ids())
+    assert {"layernorm-forward", "layernorm-backward", "causal-mask", "learning-rate"} <= ids
+    assert "rmsnorm-forward" not in ids and "relu-backward" not in ids  # the model uses LayerNorm and GELU

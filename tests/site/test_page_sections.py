@@ -125,3 +125,27 @@ def test_every_backward_formula_carries_the_derived_badge():
             if backward and attrs.get("derived") != "true" and attrs["id"] not in QUOTED_BACKWARDS:
                 unmarked.append(f"{page}: {attrs['id']}")
     assert unmarked == []
+
+
+MODEL_PAGES = [page for page in nav_pages() if page.startswith("model/")]
+
+
+@pytest.mark.parametrize("page", MODEL_PAGES)
+def test_model_pages_open_and_close_as_home_says(page):
+    # Home: the pages under The whole model follow the model in between, but open with Before you start and close
+    # with Takeaways, Next and References
+    headings = list(sections(page))
+    assert headings[0] == "Before you start" and headings[-3:] == ["Takeaways", "Next", "References"], page
+    assert 3 <= len(re.findall(r"^- ", sections(page)["Takeaways"], re.M)) <= 5, f"{page}: 3 to 5 takeaways"
+
+
+@pytest.mark.parametrize("page", MODEL_PAGES[:-1])
+def test_model_pages_lead_on_to_the_next_one(page):
+    order = nav_pages()
+    first_link = LINK.search(sections(page)["Next"]).group(1)
+    assert f"model/{first_link}" == order[order.index(page) + 1], f"{page}: its Next must lead on along the nav"
+
+
+def test_home_counts_the_model_pages():
+    assert f"The {['three', 'four', 'five', 'six', 'seven'][len(MODEL_PAGES) - 3]} pages under **The whole model**" \
+        in (DOCS / "index.md").read_text()

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from engine.checkpoint import load_checkpoint
 from engine.config import GPTConfig
@@ -43,10 +44,24 @@ def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
     assert trained_model.model_key(tmp_path, "engine") not in (key, trained_model.model_key(REPO, "engine"))
 
 
-def test_training_again_gives_the_same_checkpoint_bit_for_bit():
+@pytest.fixture(scope="module")
+def again():
+    """The default run, trained once more here."""
+    return train(GPTConfig(), load_corpus(), TrainSettings(), out=io.StringIO())
+
+
+def test_training_again_gives_the_same_checkpoint_bit_for_bit(again):
     params, config, vocab, step = load_checkpoint(FOLDER / trained_model.CHECKPOINT)
-    again = train(GPTConfig(), load_corpus(), TrainSettings(), out=io.StringIO())
     assert (config, vocab, step) == (again.config, again.vocab, TrainSettings().steps)
     assert sorted(params) == sorted(again.params)
     for name, array in params.items():
         assert array.dtype == again.params[name].dtype and np.array_equal(array, again.params[name]), name
+
+
+def test_the_default_run_overfits_as_the_training_page_says(again):
+    # "Late in the run its validation loss barely moves while its training loss keeps going down"
+    steps = TrainSettings().steps
+    late = [loss for step, loss in again.history["val_loss"] if step >= steps - 600]
+    assert len(late) >= 3 and max(late) - min(late) < 0.02
+    losses = again.history["train_loss"]
+    assert np.mean(losses[-200:]) < np.mean(losses[-800:-600]) - 0.05

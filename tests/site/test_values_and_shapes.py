@@ -71,11 +71,18 @@ def test_batch_letter_comes_from_the_training_settings():
     ("x: (T, K)", "unknown size letter 'K'"),
     ("x (T, d)", "is not `name: (T, d)`"),
     ("x: (T, d", "is not a tuple like (T, d)"),
-    ("x: (T, d ** 2)", "is not a letter, a number or arithmetic"),
+    ("x: (T, d ** 2)", "line 1 of the fence (x): size 'd ** 2' is not arithmetic the shapes table knows: it allows"),
+    ("x: (T, d)\n\ny: (T, d / 3)", "line 3 of the fence (y): size 'd / 3' is 32/3, not a whole number"),
+    ("x: (T, d // (H - 4))", "size 'd // (H - 4)' divides by zero"),
 ])
 def test_bad_shape_lines_are_rejected_by_name(body, message):
     with pytest.raises(ShapeError, match=message.replace("(", r"\(").replace(")", r"\)").replace("*", r"\*")):
         shape_rows(body, letter_values(_Config()))
+
+
+def test_exact_division_is_a_size():
+    rows = shape_rows("half: (T, hs / 2)\nrounded: (d // 3,)\n", letter_values(_Config()))
+    assert [(s, v) for _, s, v, _ in rows] == [("(T, hs / 2)", "(16, 4)"), ("(d // 3,)", "(10,)")]
 
 
 def test_display_math_must_be_an_equation_fence():

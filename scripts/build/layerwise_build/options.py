@@ -2,8 +2,8 @@
 machinery: a wrong type, a missing folder or an unknown option fails ``mkdocs build`` with mkdocs' message naming it.
 
 Only ``package`` is required; a NumPy project without live widgets gets the cross-linker, the source pages, the
-math and the link checks from it alone. Each later part is on when its option is given (ARCHITECTURE.md, "The
-plugin and its options", has the table).
+math and the link checks from it alone. Each later part is on when its option is given (ARCHITECTURE.md has the
+table in short, scripts/build/README.md in full).
 """
 import re
 from pathlib import Path

@@ -5,12 +5,17 @@ wrong ones beyond the exercises' known mistakes that must fail with the message 
 A wrong program's ``message`` was worked out from the case it should fail on (the first case the bug changes, in
 the exercise's order) and the check that catches it; ``hint`` is the known mistake's hint it must show, or None
 when no known mistake gives the learner's output there.
+
+A new family is a new module here defining ``PROGRAMS``: nothing to register, the modules are found by name.
 """
+import ast
 import importlib
+import pkgutil
 from typing import NamedTuple
 
-FAMILIES = ("embedding", "linear", "activations", "softmax", "attention", "norms", "residual", "dropout", "init",
-            "loss", "model", "training", "gradcheck")
+from engine import exercises
+
+FAMILIES = tuple(sorted(module.name for module in pkgutil.iter_modules(__path__) if not module.name.startswith("_")))
 
 
 class Correct(NamedTuple):
@@ -25,6 +30,15 @@ class Wrong(NamedTuple):
     source: str
     message: str
     hint: str | None = None
+
+
+def given(exercise_id):
+    """The functions an exercise gives the learner (SOLUTION's functions other than FUNCTION: the forward a backward
+    exercise's gradient check differentiates), as source to put before a program: one copy, the exercise's own."""
+    exercise = exercises.get(exercise_id)
+    tree = ast.parse(exercise.SOLUTION)
+    return "".join(ast.get_source_segment(exercise.SOLUTION, node) + "\n\n\n" for node in tree.body
+                   if isinstance(node, ast.FunctionDef) and node.name != exercise.FUNCTION)
 
 
 def changed(label, function, argument):

@@ -1,11 +1,11 @@
 """ReLU backward, GELU and its backward."""
 from engine import exercises
 
-from . import Correct, Wrong
+from . import Correct, Wrong, given
 
 RELU_BACKWARD = exercises.get("relu-backward")
-RELU = "def relu_forward(x):\n    return np.maximum(x, 0.0)\n\n"  # the given forwards the gradient check needs
-GELU = ("def gelu(x):\n    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))\n\n")
+RELU = given("relu-backward")
+GELU = given("gelu-backward")
 NO_ZEROS = "a 2×3 input without zeros"
 WITH_ZEROS = "a 1×4 input with x = 0 in it"
 FIVE = "the values -2, -1, 0, 1, 2"

@@ -1,7 +1,7 @@
 """Inverted dropout, its two modes, and its backward."""
-from . import Correct, Wrong, changed
+from . import Correct, Wrong, changed, given
 
-FORWARD = "def dropout_forward(x, p, mask):\n    return x * mask / (1.0 - p)\n\n"  # the given forward
+FORWARD = given("dropout-backward")
 FORWARD_CASE = "a 2×4 input with p = 0.25"
 BACKWARD_CASE = "a 2×3 input with p = 0.25"
 EVALUATION = "evaluation (training = False) with p = 0.5"

@@ -1,6 +1,7 @@
 """```shapes fence: a table of tensor shapes, symbolic and with the sizes of the default config.
 
-Each body line is `name: (T, d)`; a size may be arithmetic (`3*d`). The letters come from the default
+Each body line is `name: (T, d)`; a size may be arithmetic of letters and whole numbers with `+ - * // /` (`3*d`,
+`hs/2`; `/` only where it divides exactly under the default config). The letters come from the default
 `<package>.config.GPTConfig()`, except B, the batch size, which is a training setting: the default
 `<package>.train.TrainSettings().batch_size`. V has no default size (the training text fixes it), so it stays a letter.
 """
@@ -24,7 +25,9 @@ LETTERS = {
     "V": (None, "vocabulary size"),
 }
 V_NOTE = "V is the number of distinct characters in the training text"
-_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv}
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+              ast.Div: operator.truediv}
+ALLOWED = "letters, whole numbers, + - * // and / (exact division), and parentheses"
 
 
 class ShapeError(ValueError):
@@ -59,8 +62,15 @@ def _size(node: ast.expr, values: dict) -> int | None:
         return values[node.id]
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left, right = _size(node.left, values), _size(node.right, values)
-        return None if left is None or right is None else _OPERATORS[type(node.op)](left, right)
-    raise ShapeError(f"size {ast.unparse(node)!r} is not a letter, a number or arithmetic of them")
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, (ast.Div, ast.FloorDiv)) and right == 0:
+            raise ShapeError(f"size {ast.unparse(node)!r} divides by zero under the default config")
+        if isinstance(node.op, ast.Div) and left % right:
+            raise ShapeError(f"size {ast.unparse(node)!r} is {left}/{right}, not a whole number under the default "
+                             f"config: a size must divide exactly (use // to round down on purpose)")
+        return int(_OPERATORS[type(node.op)](left, right))
+    raise ShapeError(f"size {ast.unparse(node)!r} is not arithmetic the shapes table knows: it allows {ALLOWED}")
 
 
 def parse_shape(text: str) -> list[ast.expr]:
@@ -74,14 +84,19 @@ def parse_shape(text: str) -> list[ast.expr]:
 def shape_rows(body: str, values: dict) -> list[tuple[str, str, str, set[str]]]:
     """(name, symbolic, numeric, letters used) for each `name: (T, d)` line of the fence body."""
     rows = []
-    for line in filter(str.strip, body.splitlines()):
+    for number, line in enumerate(body.splitlines(), start=1):
+        if not line.strip():
+            continue
         name, sep, shape = line.partition(":")
         if not sep:
-            raise ShapeError(f"line {line.strip()!r} is not `name: (T, d)`")
-        dims = parse_shape(shape)
+            raise ShapeError(f"line {number} of the fence, {line.strip()!r}, is not `name: (T, d)`")
+        try:
+            dims = parse_shape(shape)
+            symbolic = [ast.unparse(d) for d in dims]
+            numeric = [str(s) if (s := _size(d, values)) is not None else sym for d, sym in zip(dims, symbolic)]
+        except ShapeError as error:
+            raise ShapeError(f"line {number} of the fence ({name.strip()}): {error}") from None
         letters = {n.id for d in dims for n in ast.walk(d) if isinstance(n, ast.Name)}
-        symbolic = [ast.unparse(d) for d in dims]
-        numeric = [str(s) if (s := _size(d, values)) is not None else sym for d, sym in zip(dims, symbolic)]
         comma = "," if len(dims) == 1 else ""
         rows.append((name.strip(), f"({', '.join(symbolic)}{comma})", f"({', '.join(numeric)}{comma})", letters))
     return rows

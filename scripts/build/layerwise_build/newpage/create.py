@@ -13,6 +13,8 @@ FILES = {
     "kind.py.tmpl": "engine/examples/{name}.py",
     "kind_test.py.tmpl": "tests/examples/test_{name}.py",
     "exercise.py.tmpl": "engine/exercises/{name}_forward.py",
+    "learner_programs.py.tmpl": "tests/exercises/learner_programs/{name}.py",
+    "page_test.py.tmpl": "tests/pages/test_{name}_page.py",
     "page.md.tmpl": "docs/{folder}/{name}.md",
 }
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")

@@ -18,7 +18,7 @@ from typing import Callable
 from nbformat import v4
 
 from ..crosslink.fences import Fence
-from ..crosslink.shapes import LETTERS, letter_values, shape_rows
+from ..crosslink.shapes import LETTERS, ShapeError, letter_values, shape_rows
 from ..practice.fence import KIND_LABELS
 
 from .outline import Heading, Sentence, outline
@@ -86,7 +86,9 @@ def page_notebook(markdown: str, site: PageSite, modules: ProjectModules):
             if not sizes_given:
                 cells.append(v4.new_code_cell(_sizes(modules)))
                 sizes_given = True
-            cells.append(v4.new_code_cell(_shapes(item, modules)))
+            shapes = _shapes(item, modules)
+            if shapes:
+                cells.append(v4.new_code_cell(shapes))
         else:
             cells.extend(_exercise_cells(item.attrs["id"], modules))
     for number, cell in enumerate(cells):
@@ -161,8 +163,13 @@ def _sizes(modules):
 
 
 def _shapes(fence, modules):
+    """The cell printing a shapes table; None for a table with an error, which the site part reports with the
+    others of the build (stopping here would hide every error after the first)."""
     config, train = modules.package_module("config"), modules.package_module("train")
-    rows = shape_rows(fence.body, letter_values(config.GPTConfig(), train.TrainSettings()))
+    try:
+        rows = shape_rows(fence.body, letter_values(config.GPTConfig(), train.TrainSettings()))
+    except ShapeError:
+        return None
     entries = "".join(f"    {name!r}: {symbolic},\n" for name, symbolic, _, _ in rows)
     return (f"# Shapes: {fence.attrs.get('title', '')}\n"
             f"for name, shape in {{\n{entries}}}.items():\n    print(f\"{{name}}: {{shape}}\")")

@@ -17,7 +17,7 @@ from mkdocs.utils import get_relative_url
 
 from ..livewidgets import fences
 from ..livewidgets.engine_package import source_digest
-from ..yourgpt import page as render
+from ..capstone import page as render
 from . import widgets as widgets_part
 
 CACHE = Path(".cache") / "layerwise-capstone"  # under the project's root

@@ -31,6 +31,7 @@ BUNDLED = ("codemirror.js", "figure.js")
 EDITOR_CACHE = Path(".cache") / "layerwise-editor"  # under the project's root
 # ```exercise id="..."``` as written in a page (any fence length, any indentation: admonitions and tabs too)
 EXERCISE_FENCE = re.compile(r'^[ \t]*(?:`{3,}|~{3,})[ \t]*exercise\b[^\n]*?\bid="([^"]+)"', re.M)
+CAPSTONE_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*capstone\b", re.M)  # the page "Build your GPT"
 PRACTICE_HEADING = re.compile(r'(<h2 id="practice">Practice)')
 
 log = logging.getLogger("mkdocs.plugins.layerwise.practice")
@@ -56,7 +57,10 @@ def on_config(config, options, root):
     _build.clear()
     _build.update(bundles=bundles, placements={}, page=None, page_url=None, exercises_on_page={},
                   engine_hash=source_digest(root, options.package), nav_position=sitenav.nav_position(config.nav),
-                  exercises=importlib.import_module(options.practice), widgets=widgets)
+                  exercises=importlib.import_module(options.practice), widgets=widgets, model_page=None,
+                  # exercises whose function "Build your GPT" puts into the model: each says so, with a link
+                  in_model=set(importlib.import_module(f"{options.capstone}.layers").exercise_ids())
+                  if options.capstone else set())
     widgets_part.worker_module("practice", options.practice)
     loader = f"{ASSETS}/practice/loader.js"
     if loader not in [str(e) for e in config.extra_javascript]:
@@ -82,6 +86,8 @@ def on_files(files, config):
                 raise PluginError(f"exercise '{exercise_id}' is placed twice: on {_build['placements'][exercise_id][0]}"
                                   f" and on {page.src_uri}")
             _build["placements"][exercise_id] = (page.src_uri, title.group(1) if title else page.src_uri, page.url)
+        if CAPSTONE_FENCE.search(text):
+            _build["model_page"] = (title.group(1) if title else page.src_uri, page.url)
     for name in browser_files(_build["widgets"]):
         files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["widgets"] / name)))
     for built in _build["bundles"]:
@@ -115,7 +121,10 @@ def _format_exercise(source, language, class_name, options, md, **kwargs):
         _fail(f"exercise '{exercise_id}' belongs on {exercise.PAGE} (its module's PAGE), not here")
     counts = _build["exercises_on_page"]
     counts[page] = counts.get(page, 0) + 1
-    return fence.exercise_html(exercise_id, exercise)
+    model_page = _build.get("model_page")
+    used_in = ((model_page[0], get_relative_url(model_page[1], _build["page_url"]))
+               if model_page and exercise_id in _build.get("in_model", ()) else None)
+    return fence.exercise_html(exercise_id, exercise, used_in)
 
 
 def _validate_index(language, inputs, options, attrs, md):

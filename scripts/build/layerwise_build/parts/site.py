@@ -22,6 +22,7 @@ from ..crosslink.site import SiteBuild
 from ..crosslink.source_index import TITLE as SOURCE_TITLE, index_page
 from ..mathrender import KatexError, KatexRenderer, index_math, render_math
 from ..mathrender.fonts import KatexFonts, with_font_preloads
+from ..mathrender.stray_dollars import stray_dollars
 from ..newpage.places import unfilled
 from ..pagescripts import after_first_frame
 
@@ -105,6 +106,9 @@ def on_page_content(html, page, config, files):
     # mkdocs collects anchor ids before superfences' output is put back, so the directives' ids
     # (#eq-..., #L12) are added here for its link validation to see.
     page.present_anchor_ids = (page.present_anchor_ids or set()) | set(_ID.findall(html))
+    for snippet in stray_dollars(html):
+        log.warning(f"page {page.file.src_uri!r}: a '$' is left as text, math that did not render (no space may "
+                    f"follow the opening $ or precede the closing one; write a literal dollar as &#36;): {snippet!r}")
     # mkdocs-material's search indexes the page next (on_page_context): let it read each formula as plain text
     try:
         return index_math(html, _katex)

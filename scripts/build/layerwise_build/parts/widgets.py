@@ -19,7 +19,7 @@ from mkdocs.structure.files import File
 from ..livewidgets import engine_package, fences, pyodide_dist, render, snapshot
 
 ASSETS = "assets/layerwise"  # where widgets/ and the engine package land in the site
-# ES modules, each with one job (ARCHITECTURE.md, "Browser side"); widgets.js is the entry, the others its imports.
+# ES modules, each with one job (widgets/README.md); widgets.js is the entry, the others its imports.
 BROWSER_MODULES = ("widgets.js", "widget.js", "widget-engine.js", "engine-client.js", "widget-state.js",
                    "widget-render.js", "widget-storage.js", "widget-keys.js", "widget-help.js", "widget-announce.js",
                    "widget-pause.js", "cells.js")

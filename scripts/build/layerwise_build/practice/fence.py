@@ -84,8 +84,9 @@ def controls_html(exercise):
     ])
 
 
-def exercise_html(exercise_id, exercise):
-    """One exercise: title, kind, statement, starter, its controls and notes, and its data for the browser."""
+def exercise_html(exercise_id, exercise, used_in=None):
+    """One exercise: title, kind, statement, starter, its controls and notes, and its data for the browser.
+    ``used_in``: (title, relative URL) of the page that puts the passed function into the whole model, if it does."""
     data = {"function": exercise.FUNCTION, "starter": exercise.STARTER, "solution": exercise.SOLUTION,
             "hints": list(exercise.HINTS), "lab": bool(getattr(exercise, "LAB", False))}
     return "".join([
@@ -99,6 +100,8 @@ def exercise_html(exercise_id, exercise):
         '<span class="lw-exercise__state" data-state="new">not passed yet</span>',
         '</div>',
         f'<div class="lw-exercise__statement">{statement_html(exercise.STATEMENT)}</div>',
+        (f'<p class="lw-exercise__used">Once you pass it, <a href="{escape(used_in[1])}">{escape(used_in[0])}</a> '
+         "runs your function inside the whole model.</p>" if used_in else ""),
         f'<div class="lw-exercise__code" data-search-exclude>{code_html(exercise.STARTER)}</div>',
         controls_html(exercise),
         '</div>',
