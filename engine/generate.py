@@ -26,7 +26,11 @@ def sampling_distribution(logits, temperature=1.0, top_k=None):
         raise LayerwiseError(f"sampling_distribution: temperature must be a finite number > 0, got {temperature!r}")
     if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= V):
         raise LayerwiseError(f"sampling_distribution: top_k must be None or an integer in [1, {V}], got {top_k!r}")
-    scaled = logits / temperature  # below 1 sharpens, above 1 flattens
+    with np.errstate(over="ignore"):
+        scaled = logits / temperature  # below 1 sharpens, above 1 flattens
+    if not np.isfinite(scaled[np.isfinite(logits)]).all():
+        raise LayerwiseError(f"sampling_distribution: temperature {temperature!r} is so small that logits / "
+                             "temperature overflows; use a temperature of 1e-3 or more")
     if top_k is not None:
         kth_largest = np.partition(scaled, V - top_k)[V - top_k]
         scaled = np.where(scaled < kth_largest, -np.inf, scaled)  # ties at the threshold stay in
@@ -65,6 +69,8 @@ def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cac
 
 def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=None, kv_cache=False):
     """The prompt ids ``(n,)`` followed by ``max_new_tokens`` sampled ids (see ``generate_steps``)."""
+    if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, (int, np.integer)) or max_new_tokens < 0:
+        raise LayerwiseError(f"generate: max_new_tokens must be an integer >= 0, got {max_new_tokens!r}")
     ids = _prompt_ids(ids)
     steps = generate_steps(params, config, ids, rng, temperature, top_k, kv_cache)
     return np.array(ids + [next(steps)[1] for _ in range(max_new_tokens)])
@@ -80,6 +86,8 @@ def _prompt_ids(ids):
 def generate_text(params, config, vocab, prompt, max_new_tokens, seed=0, temperature=1.0, top_k=None,
                   kv_cache=False):
     """The prompt and its continuation as text; a prompt character outside the vocabulary is an error."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise LayerwiseError(f"generate_text: the seed must be an integer >= 0, got {seed!r}")
     ids = encode(prompt, vocab)
     out = generate(params, config, ids, max_new_tokens, np.random.default_rng(seed), temperature, top_k, kv_cache)
     return decode(out, vocab)
