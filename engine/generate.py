@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .data import decode, encode
-from .errors import LayerwiseError
+from .errors import LayerwiseError, as_array, as_float_array
 from .kv_cache import decode_step, prefill
 from .model import forward
 from .softmax import softmax_forward
@@ -19,7 +19,7 @@ from .softmax import softmax_forward
 def sampling_distribution(logits, temperature=1.0, top_k=None):
     """The probabilities ``sample_next`` draws from ``(V,)``: ``softmax(logits / temperature)`` over the ``top_k``
     largest logits, 0 elsewhere."""
-    logits = np.asarray(logits, dtype=np.float64)  # (V,)
+    logits = as_float_array("sampling_distribution", "logits", logits).astype(np.float64)  # (V,)
     V = logits.shape[-1]
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not (
             math.isfinite(temperature) and temperature > 0):
@@ -77,7 +77,10 @@ def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=No
 
 
 def _prompt_ids(ids):
-    ids = [int(i) for i in np.asarray(ids).reshape(-1)]
+    array = as_array("generate", "ids", ids)
+    if array.size and array.dtype.kind not in "iu":
+        raise LayerwiseError(f"generate: the prompt ids must be integers, got an array of {array.dtype}")
+    ids = [int(i) for i in array.reshape(-1)]
     if not ids:
         raise LayerwiseError("generate: the prompt is empty; give at least one token to continue from")
     return ids
