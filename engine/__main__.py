@@ -27,6 +27,8 @@ def build_parser():
     fit.add_argument("--checkpoint-every", type=int, default=TrainSettings.checkpoint_every)
     fit.add_argument("--eval-every", type=int, default=TrainSettings.eval_every)
     fit.add_argument("--seed", type=int, default=TrainSettings.seed)
+    fit.add_argument("--resume", metavar="CHECKPOINT",
+                     help="go on training this checkpoint's model (its sizes and vocabulary), e.g. your-gpt.npz")
     fit.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="override a GPTConfig field, e.g. --set emb_dim=64 --set norm=rmsnorm (repeatable)")
 
@@ -36,13 +38,21 @@ def build_parser():
     talk.add_argument("--tokens", type=int, default=200, help="characters to generate (default: %(default)s)")
     talk.add_argument("--temperature", type=float, default=0.8)
     talk.add_argument("--top-k", type=int, default=None)
+    talk.add_argument("--top-p", type=float, default=None,
+                      help="keep only the most likely characters that together reach this probability (0 < p <= 1)")
     talk.add_argument("--seed", type=int, default=0)
     talk.add_argument("--kv-cache", action="store_true", help="keep keys and values between steps (same text, faster)")
     return parser
 
 
 def run_train(args):
-    config = GPTConfig.from_dict(parse_overrides(args.set))
+    params = vocab = None
+    if args.resume:
+        if args.set:
+            raise LayerwiseError("train: --set cannot change a resumed model's sizes; they come from --resume")
+        params, config, vocab, _ = load_checkpoint(args.resume)
+    else:
+        config = GPTConfig.from_dict(parse_overrides(args.set))
     if Path(args.out).is_dir():
         raise LayerwiseError(f"--out {args.out} is a folder; give the checkpoint's file name, such as "
                              f"{Path(args.out) / 'model.npz'}")
@@ -50,14 +60,16 @@ def run_train(args):
     settings = TrainSettings(steps=args.steps, batch_size=args.batch_size, lr=args.lr, warmup_steps=args.warmup_steps,
                              eval_every=args.eval_every, checkpoint_path=args.out,
                              checkpoint_every=args.checkpoint_every, seed=args.seed)
-    result = train(config, load_corpus(args.corpus), settings)  # writes the checkpoint, the last one at the end
+    # writes the checkpoint, the last one at the end
+    result = train(config, load_corpus(args.corpus), settings, params=params, vocab=vocab)
     print(f"saved {args.out} (final loss {result.history['train_loss'][-1]:.4f})")
 
 
 def run_talk(args):
     params, config, vocab, _ = load_checkpoint(args.checkpoint)
     print(generate_text(params, config, vocab, args.prompt, args.tokens, seed=args.seed,
-                        temperature=args.temperature, top_k=args.top_k, kv_cache=args.kv_cache))
+                        temperature=args.temperature, top_k=args.top_k, kv_cache=args.kv_cache,
+                        top_p=args.top_p))
 
 
 def main(argv=None):

@@ -1,7 +1,9 @@
 """Causal multi-head self-attention: every position mixes the values of itself and the positions before it.
 
 The heads are an extra batch axis: ``split_heads`` reshapes ``(B, T, d)`` into ``(B, H, T, hs)`` so one batched
-matrix product serves every head at once, and ``merge_heads`` undoes it before the output projection.
+matrix product serves every head at once, and ``merge_heads`` undoes it before the output projection. Two modern
+options leave the default (GPT-2's) computation untouched: fewer key/value heads than query heads (grouped-query
+attention) and rotary positions applied to queries and keys (engine.rope).
 """
 import math
 
@@ -9,6 +11,7 @@ import numpy as np
 
 from .errors import LayerwiseError, ShapeError, as_float_array, check_count, check_ndim, check_shape
 from .linear import linear_backward, linear_forward
+from .rope import rope_backward, rope_forward
 from .softmax import softmax_backward, softmax_forward
 
 PARAM_NAMES = ("wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo")
@@ -64,31 +67,67 @@ def scaled_dot_product_backward(dout, cache):
     return dq, dk, dv
 
 
-def attention_forward(x, params, num_heads):
-    """Causal self-attention of ``x (B, T, d)`` with ``params`` holding wq bq wk bk wv bv wo bo.
+def expand_kv(kv, num_heads):
+    """``(B, G, T, hs) -> (B, H, T, hs)``: each of the G key/value heads serves ``H / G`` consecutive query heads
+    (grouped-query attention; G = H is multi-head, G = 1 multi-query). Nothing is copied when G = H."""
+    groups = kv.shape[1]
+    return kv if groups == num_heads else np.repeat(kv, num_heads // groups, axis=1)
 
-    Returns ``(y, cache)`` with y ``(B, T, d)``; ``cache["sdp"]["weights"]`` is the ``(B, H, T, T)`` attention map.
-    """
-    x = as_float_array("attention_forward", "x", x)
-    check_ndim("attention_forward", "x", x, 3)
+
+def reduce_kv(dkv, kv_heads):
+    """The backward of :func:`expand_kv`: a shared key or value receives the sum of its query heads' gradients."""
+    B, H, T, hs = dkv.shape
+    return dkv if kv_heads == H else dkv.reshape(B, kv_heads, H // kv_heads, T, hs).sum(axis=2)
+
+
+def project_qkv(x, params, num_heads, kv_heads, rope):
+    """Queries ``(B, H, T, hs)``, keys and values ``(B, G, T, hs)`` of ``x (B, T, d)``, queries and keys rotated by
+    ``rope`` tables when given; returns ``(q, k, v, (q_cache, k_cache, v_cache))``. Shared by the full forward and
+    the cached step."""
     missing = [name for name in PARAM_NAMES if name not in params]
     if missing:
         raise LayerwiseError(f"attention_forward: params is missing {', '.join(missing)}; "
                              f"expected keys {' '.join(PARAM_NAMES)}")
+    if kv_heads < 1 or num_heads % kv_heads:
+        raise ShapeError(f"attention_forward: kv_heads ({kv_heads}) must divide num_heads ({num_heads})")
     q, q_cache = linear_forward(x, params["wq"], params["bq"])  # (B, T, d)
-    k, k_cache = linear_forward(x, params["wk"], params["bk"])  # (B, T, d)
-    v, v_cache = linear_forward(x, params["wv"], params["bv"])  # (B, T, d)
-    heads, sdp_cache = scaled_dot_product_forward(
-        split_heads(q, num_heads), split_heads(k, num_heads), split_heads(v, num_heads))  # (B, H, T, hs)
+    k, k_cache = linear_forward(x, params["wk"], params["bk"])  # (B, T, G hs)
+    v, v_cache = linear_forward(x, params["wv"], params["bv"])  # (B, T, G hs)
+    q, k, v = split_heads(q, num_heads), split_heads(k, kv_heads), split_heads(v, kv_heads)
+    if q.shape[-1] != k.shape[-1]:
+        raise ShapeError(f"attention_forward: wk has {params['wk'].shape[1]} columns; with {kv_heads} key heads of "
+                         f"size {q.shape[-1]} it must have {kv_heads * q.shape[-1]}")
+    if rope is not None:
+        q, k = rope_forward(q, rope), rope_forward(k, rope)
+    return q, k, v, (q_cache, k_cache, v_cache)
+
+
+def attention_forward(x, params, num_heads, kv_heads=None, rope=None):
+    """Causal self-attention of ``x (B, T, d)`` with ``params`` holding wq bq wk bk wv bv wo bo.
+
+    ``kv_heads`` (default ``num_heads``) key/value heads are shared by groups of query heads; ``rope``, the
+    ``(cos, sin)`` tables of :func:`engine.rope.rope_tables` for positions 0..T-1, rotates queries and keys.
+    Returns ``(y, cache)`` with y ``(B, T, d)``; ``cache["sdp"]["weights"]`` is the ``(B, H, T, T)`` attention map
+    and ``cache["kv"]`` the keys and values ``(B, G, T, hs)`` a KV cache keeps.
+    """
+    x = as_float_array("attention_forward", "x", x)
+    check_ndim("attention_forward", "x", x, 3)
+    kv_heads = num_heads if kv_heads is None else kv_heads
+    q, k, v, (q_cache, k_cache, v_cache) = project_qkv(x, params, num_heads, kv_heads, rope)
+    heads, sdp_cache = scaled_dot_product_forward(q, expand_kv(k, num_heads), expand_kv(v, num_heads))  # (B, H, T, hs)
     y, o_cache = linear_forward(merge_heads(heads), params["wo"], params["bo"])  # (B, T, d)
-    return y, {"q": q_cache, "k": k_cache, "v": v_cache, "sdp": sdp_cache, "o": o_cache, "num_heads": num_heads}
+    return y, {"q": q_cache, "k": k_cache, "v": v_cache, "sdp": sdp_cache, "o": o_cache, "num_heads": num_heads, "kv_heads": kv_heads,
+               "rope": rope, "kv": (k, v)}
 
 
 def attention_backward(dy, cache):
     """Return ``(dx, dparams)``; x fed q, k and v, so its three gradients add up."""
-    num_heads = cache["num_heads"]
+    num_heads, kv_heads = cache["num_heads"], cache["kv_heads"]
     dmerged, dwo, dbo = linear_backward(dy, cache["o"])  # (B, T, d)
     dq, dk, dv = scaled_dot_product_backward(split_heads(dmerged, num_heads), cache["sdp"])  # (B, H, T, hs)
+    dk, dv = reduce_kv(dk, kv_heads), reduce_kv(dv, kv_heads)  # (B, G, T, hs)
+    if cache["rope"] is not None:
+        dq, dk = rope_backward(dq, cache["rope"]), rope_backward(dk, cache["rope"])
     dx, dwq, dbq = linear_backward(merge_heads(dq), cache["q"])  # (B, T, d)
     dx_k, dwk, dbk = linear_backward(merge_heads(dk), cache["k"])
     dx_v, dwv, dbv = linear_backward(merge_heads(dv), cache["v"])

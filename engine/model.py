@@ -10,15 +10,18 @@ from . import activations
 from .attention import PARAM_NAMES as ATTENTION_PARAMS
 from .attention import attention_backward, attention_forward
 from .dropout import dropout_backward, dropout_forward, dropout_mask
-from .embedding import token_position_backward, token_position_forward
+from .embedding import embedding_backward, embedding_forward, token_position_backward, token_position_forward
 from .errors import ConfigError, LayerwiseError
 from .init import init_weight
 from .linear import linear_backward, linear_forward
 from .loss import cross_entropy_backward, cross_entropy_forward
 from .norms import layernorm_backward, layernorm_forward, rmsnorm_backward, rmsnorm_forward
 from .residual import residual_backward, residual_forward
+from .rope import rope_tables
+from .swiglu import swiglu_backward, swiglu_forward
 
-RESIDUAL_WRITERS = ("wo", "ff2_w")  # projections whose output is added to the residual stream
+RESIDUAL_WRITERS = ("wo", "ff2_w", "ff_down_w")  # projections whose output is added to the residual stream
+SWIGLU_PARAMS = ("ff_gate_w", "ff_up_w", "ff_down_w")
 
 
 def _norm_shapes(prefix, config):
@@ -33,14 +36,21 @@ def param_shapes(config):
     """Every parameter's name and shape, in a fixed order."""
     if config.vocab_size is None:
         raise ConfigError("GPTConfig: vocab_size is None; build the vocabulary from a corpus and set it first")
-    V, T, d, F = config.vocab_size, config.seq_len, config.emb_dim, config.ff_dim
-    shapes = {"tok_emb": (V, d), "pos_emb": (T, d)}
+    V, T, d, F, kv = config.vocab_size, config.seq_len, config.emb_dim, config.ff_dim, config.kv_dim
+    shapes = {"tok_emb": (V, d)}
+    if config.positions == "learned":
+        shapes["pos_emb"] = (T, d)  # rotary positions have no parameters
+    attention = {"wq": (d, d), "bq": (d,), "wk": (d, kv), "bk": (kv,), "wv": (d, kv), "bv": (kv,),
+                 "wo": (d, d), "bo": (d,)}
+    if config.ffn == "mlp":
+        feed_forward = {"ff1_w": (d, F), "ff1_b": (F,), "ff2_w": (F, d), "ff2_b": (d,)}
+    else:
+        feed_forward = {"ff_gate_w": (d, F), "ff_up_w": (d, F), "ff_down_w": (F, d)}
     for i in range(config.num_layers):
         shapes.update(_norm_shapes(f"b{i}.ln1", config))
-        for name in ATTENTION_PARAMS:
-            shapes[f"b{i}.{name}"] = (d, d) if name.startswith("w") else (d,)
+        shapes.update({f"b{i}.{name}": attention[name] for name in ATTENTION_PARAMS})
         shapes.update(_norm_shapes(f"b{i}.ln2", config))
-        shapes.update({f"b{i}.ff1_w": (d, F), f"b{i}.ff1_b": (F,), f"b{i}.ff2_w": (F, d), f"b{i}.ff2_b": (d,)})
+        shapes.update({f"b{i}.{name}": shape for name, shape in feed_forward.items()})
     if config.placement == "pre":
         shapes.update(_norm_shapes("lnf", config))  # post-LN blocks already end in a norm
     shapes.update({"head_w": (d, V), "head_b": (V,)})
@@ -48,13 +58,18 @@ def param_shapes(config):
 
 
 def param_count_by_part(config):
-    """Closed form, part by part: the two tables, L blocks' attention (4 d^2 + 4 d) and MLP (2 d F + F + d), every
-    norm (two per block, plus the final one in pre-LN), and the head (its own d x V matrix and bias, not tied)."""
+    """Closed form, part by part: the two tables (no position table with RoPE), L blocks' attention (q and output
+    2 d^2 + 2 d, keys and values 2 d kv + 2 kv with kv = G hs; 4 d^2 + 4 d for multi-head) and feed-forward (MLP
+    2 d F + F + d, SwiGLU 3 d F), every norm (two per block, plus the final one in pre-LN), and the head (its own
+    d x V matrix and bias, not tied)."""
     V, T, d, F, L = config.vocab_size, config.seq_len, config.emb_dim, config.ff_dim, config.num_layers
+    kv = config.kv_dim
     norm = 2 * d if config.norm == "layernorm" else d
     final_norm = norm if config.placement == "pre" else 0
-    return {"token_embedding": V * d, "position_embedding": T * d, "attention": L * (4 * d * d + 4 * d),
-            "feed_forward": L * (2 * d * F + F + d), "norms": 2 * L * norm + final_norm, "head": d * V + V}
+    feed_forward = 2 * d * F + F + d if config.ffn == "mlp" else 3 * d * F
+    return {"token_embedding": V * d, "position_embedding": T * d if config.positions == "learned" else 0,
+            "attention": L * (2 * d * d + 2 * d + 2 * d * kv + 2 * kv), "feed_forward": L * feed_forward,
+            "norms": 2 * L * norm + final_norm, "head": d * V + V}
 
 
 def param_count(config):
@@ -135,10 +150,30 @@ def mlp_backward(dy, cache):
                 f"{prefix}.ff2_w": dff2_w, f"{prefix}.ff2_b": dff2_b}
 
 
+def swiglu_sublayer_forward(x, params, prefix, config):
+    """The gated feed-forward sublayer of engine.swiglu with block ``prefix``'s three matrices."""
+    y, cache = swiglu_forward(x, *(params[f"{prefix}.{name}"] for name in SWIGLU_PARAMS))  # (B, T, d)
+    return y, {"swiglu": cache, "prefix": prefix}
+
+
+def swiglu_sublayer_backward(dy, cache):
+    """Return ``(dx, grads)`` for the gated feed-forward sublayer."""
+    dx, *dweights = swiglu_backward(dy, cache["swiglu"])
+    return dx, {f"{cache['prefix']}.{name}": grad for name, grad in zip(SWIGLU_PARAMS, dweights)}
+
+
+def rope_for(config, positions, dtype):
+    """The rotary tables for ``positions`` when the config uses RoPE, else None (learned positions are added to x)."""
+    if config.positions != "rope":
+        return None
+    return rope_tables(positions, config.head_size, config.rope_base, dtype)
+
+
 def attention_sublayer_forward(x, params, prefix, config):
     """Causal self-attention with block ``prefix``'s weights; see engine.attention."""
     weights = {name: params[f"{prefix}.{name}"] for name in ATTENTION_PARAMS}
-    y, cache = attention_forward(x, weights, config.num_heads)  # (B, T, d)
+    rope = rope_for(config, np.arange(x.shape[1]), x.dtype)  # positions 0..T-1
+    y, cache = attention_forward(x, weights, config.num_heads, config.kv_heads, rope)  # (B, T, d)
     return y, {"attn": cache, "prefix": prefix}
 
 
@@ -180,12 +215,18 @@ def sublayer_backward(dy, cache):
 
 ATTENTION = (attention_sublayer_forward, attention_sublayer_backward)
 MLP = (mlp_forward, mlp_backward)
+SWIGLU = (swiglu_sublayer_forward, swiglu_sublayer_backward)
+
+
+def feed_forward(config):
+    """The feed-forward sublayer's (forward, backward) pair the config names."""
+    return MLP if config.ffn == "mlp" else SWIGLU
 
 
 def block_forward(x, params, i, config, rng=None):
     """Transformer block ``i``: the attention sublayer, then the feed-forward sublayer, on x ``(B, T, d)``."""
     x, attn_cache = sublayer_forward(x, ATTENTION, params, f"b{i}", f"b{i}.ln1", config, rng)
-    x, mlp_cache = sublayer_forward(x, MLP, params, f"b{i}", f"b{i}.ln2", config, rng)
+    x, mlp_cache = sublayer_forward(x, feed_forward(config), params, f"b{i}", f"b{i}.ln2", config, rng)
     return x, {"attn": attn_cache, "mlp": mlp_cache}
 
 
@@ -196,10 +237,18 @@ def block_backward(dx, cache):
     return dx, {**grads, **attn_grads}
 
 
+def embed_forward(params, ids, config, positions=None):
+    """Token rows, plus the learned position rows (``positions``, default 0..T-1) unless positions are rotary."""
+    if config.positions == "rope":
+        return embedding_forward(np.asarray(ids), params["tok_emb"])  # positions enter inside attention
+    pos_emb = params["pos_emb"] if positions is None else params["pos_emb"][positions]
+    return token_position_forward(ids, params["tok_emb"], pos_emb)
+
+
 def forward(params, ids, config, rng=None):
     """Logits ``(B, T, V)`` for ids ``(B, T)``. Passing ``rng`` means training: dropout masks are drawn from it."""
     check_params(params, config, "forward")
-    x, emb_cache = token_position_forward(ids, params["tok_emb"], params["pos_emb"])  # (B, T, d)
+    x, emb_cache = embed_forward(params, ids, config)  # (B, T, d)
     x, drop_cache = _dropout(x, config, rng)
     block_caches = []
     for i in range(config.num_layers):  # blocks are sequential: each reads the previous one's output
@@ -225,7 +274,10 @@ def backward(dlogits, cache):
         dx, block_grads = block_backward(dx, block_cache)
         grads.update(block_grads)
     dx = dropout_backward(dx, cache["drop"])
-    grads["tok_emb"], grads["pos_emb"] = token_position_backward(dx, cache["emb"])
+    if config.positions == "learned":
+        grads["tok_emb"], grads["pos_emb"] = token_position_backward(dx, cache["emb"])
+    else:
+        grads["tok_emb"] = embedding_backward(dx, cache["emb"])
     return grads
 
 

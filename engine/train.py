@@ -13,7 +13,7 @@ import numpy as np
 from .checkpoint import save_checkpoint
 from .data import build_vocab, encode, get_batch, split_ids
 from .errors import ConfigError
-from .model import evaluate_loss, init_params, loss_and_grads
+from .model import check_params, evaluate_loss, init_params, loss_and_grads
 from .optim import adamw_init, adamw_step, clip_grad_norm, learning_rate
 
 
@@ -75,16 +75,28 @@ class TrainRun:
     """A training run between steps: what ``train_step`` reads and advances. Plain attributes, so a caller that
     runs steps in chunks (the browser's "Build your GPT" page pauses between them) holds the whole state."""
 
-    def __init__(self, config, text, settings):
+    def __init__(self, config, text, settings, params=None, vocab=None):
+        """``params`` and ``vocab``: a trained model's (``train --resume``) instead of fresh weights; the text must
+        have exactly that vocabulary, or its ids would mean other characters. AdamW's moments start at zero."""
         self.settings = settings
+        if config.tokenizer != "char":  # refuse rather than silently train on characters
+            raise ConfigError(f"train: tokenizer={config.tokenizer} is not wired into training, checkpoints and talk "
+                              f"yet; engine.tokenizer trains and applies it on its own")
         self.vocab = build_vocab(text)
+        if vocab is not None and list(vocab) != self.vocab:
+            extra = sorted(set(self.vocab) - set(vocab))
+            raise ConfigError(f"train: the text's characters are not the model's vocabulary ({len(self.vocab)} "
+                              f"against {len(vocab)}" + (f"; new: {''.join(extra)!r}" if extra else "") + ")")
         if config.vocab_size not in (None, len(self.vocab)):
             raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has "
                               f"{len(self.vocab)} distinct characters")
         self.config = config.with_overrides(vocab_size=len(self.vocab))
         self.train_ids, self.val_ids = split_ids(encode(text, self.vocab))
         self.has_val = len(self.val_ids) > self.config.seq_len
-        self.params = init_params(self.config, settings.seed)
+        if params is not None:
+            check_params(params, self.config, "train")
+        self.params = ({name: np.array(p, dtype=np.float64) for name, p in params.items()} if params is not None
+                       else init_params(self.config, settings.seed))
         self.state = adamw_init(self.params)
         self.rng = np.random.default_rng(settings.seed)
         self.history = {"train_loss": [], "val_loss": [], "grad_norm": []}
@@ -117,13 +129,14 @@ def is_report_step(run):
     return run.step % run.settings.eval_every == 0 or run.step == run.settings.steps
 
 
-def train(config, text, settings=TrainSettings(), out=None):
-    """Train a fresh model on ``text``; ``config.vocab_size`` is set from the text's characters.
+def train(config, text, settings=TrainSettings(), out=None, params=None, vocab=None):
+    """Train a fresh model on ``text`` (or go on training ``params`` with their ``vocab``, see ``TrainRun``);
+    ``config.vocab_size`` is set from the text's characters.
 
     Progress goes to ``out`` (default: the current ``sys.stderr``).
     """
     out = sys.stderr if out is None else out
-    run = TrainRun(config, text, settings)
+    run = TrainRun(config, text, settings, params, vocab)
     live = hasattr(out, "isatty") and out.isatty()  # redraw one line on a terminal, print lines into a log
     while not run.done:
         loss = train_step(run)

@@ -275,7 +275,7 @@ export function siteEngineClient(worker, { extra = () => ({}), ...options } = {}
 /* Whether the workers restore CPython from its memory snapshot: ~1 s less of a core at each start, for ~5.7 MB more
  * to download once and ~30 MB more of the tab's memory per worker (scripts/bench/HISTORY.md). Not where the browser
  * says data is dear (Save-Data, a 2G or 3G connection) or memory is short. */
-function snapshotWanted() {
+export function snapshotWanted() {
   const connection = navigator.connection;
   if (connection && (connection.saveData || /2g|3g/.test(connection.effectiveType || ""))) return false;
   return memoryToSpare();

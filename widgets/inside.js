@@ -29,6 +29,8 @@ class InsidePage {
       seed: controls.querySelector("#lw-inside-seed"),
     };
     this.message = controls.querySelector("#lw-inside-message");
+    this.builtNote = this.message.textContent; // about the default prompt the panels show until the engine runs
+    this.edited = false; // the reader typed before the engine was ready
     this.button = controls.querySelector("#lw-inside-generate");
     this.output = document.querySelector("#lw-inside-generated");
     this.modelURL = new URL(controls.dataset.model, ASSETS).href;
@@ -48,7 +50,7 @@ class InsidePage {
 
   start() {
     for (const field of Object.values(this.fields)) {
-      if (field !== this.fields.seed) field.addEventListener("input", () => { this.run += 1; this.analyse(); });
+      if (field !== this.fields.seed) field.addEventListener("input", () => { this.run += 1; this.edited = true; this.analyse(); });
     }
     this.button.addEventListener("click", () => this.generate());
     const attention = this.panels.attention;
@@ -63,6 +65,7 @@ class InsidePage {
   }
 
   onEngine() {
+    if (engine.state === "loading") this.sayLoading();
     if (engine.state === "ready" && !this.readyOnce) {
       this.readyOnce = true;
       this.analyse();
@@ -71,10 +74,26 @@ class InsidePage {
     }
   }
 
+  /* While the engine loads: its stage, and that an edit is kept (the panels still show the default prompt, so the
+   * build's note about that prompt goes once the reader has typed another). */
+  sayLoading() {
+    const stage = `Loading the live engine: ${engine.stage || "starting"}…`;
+    this.say(this.edited ? `Your edit is kept; it is computed as soon as the live engine is ready. The panels still ` +
+                           `show the default prompt. ${stage}` : `${this.builtNote} ${stage}`, false);
+  }
+
+  /* The field's own range, said before Python is asked (an emptied field reads as NaN, not as 0). */
+  temperatureProblem(value) {
+    const { min, max } = this.fields.temperature;
+    if (Number.isNaN(value)) return `Temperature is empty or not a number: type one from ${min} to ${max}.`;
+    if (value < Number(min) || value > Number(max)) return `Temperature must be from ${min} to ${max}, got ${value}.`;
+    return "";
+  }
+
   values() {
     return {
       prompt: this.fields.prompt.value,
-      temperature: Number(this.fields.temperature.value),
+      temperature: this.fields.temperature.value === "" ? NaN : Number(this.fields.temperature.value),
       top_k: Number(this.fields.topK.value),
     };
   }
@@ -89,11 +108,19 @@ class InsidePage {
 
   /* One analysis in flight; an edit meanwhile is sent when it is answered, so the last answer is the latest text. */
   async analyse() {
+    if (engine.state === "loading") this.sayLoading();
     if (engine.state !== "ready") return;
     if (this.inFlight) { this.stale = true; return; }
     this.inFlight = true;
     this.stale = false;
     const sent = this.values();
+    const problem = this.temperatureProblem(sent.temperature);
+    if (problem) {
+      this.say(problem, true);
+      this.button.disabled = true;
+      this.inFlight = false;
+      return;
+    }
     try {
       const result = await this.ask({ action: "analyse", ...sent });
       if (!this.stale) this.show(result, sent);
@@ -144,6 +171,7 @@ class InsidePage {
         if (result.error) { this.say(result.error, true); break; }
         this.panels.next.replaceChildren(...this.panelNodes(result.html.next));
         this.output.innerHTML = result.html.generated;
+        this.output.scrollTop = this.output.scrollHeight; // the newest character in view
         Object.assign(window.Layerwise.explorer, { next: result.next, generated: result.text });
         this.say(`Generated ${step} of ${this.newCharacters} characters.`, false);
         await new Promise((resolve) => requestAnimationFrame(resolve)); // let the character be drawn

@@ -3,40 +3,48 @@
  * (a toolbar), so a widget is a handful of stops.
  *
  * A cell reached from the keyboard, by a click or by a tap is in navigation mode: its text is selected, typing
- * replaces it (as in a spreadsheet), and every arrow key moves to the next cell at once. A second click or tap on the
- * focused cell, F2, Home or End puts the caret in the text (edit mode): Left/Right then move the caret and leave the
- * cell only at the text's start or end. Enter moves down, Shift-Enter up; Escape puts back the value the cell had when
- * it was entered. */
+ * replaces it (as in a spreadsheet), and every arrow key moves to the next cell at once. Enter moves down, Shift-Enter
+ * up; at the matrix's edge (a last row, a single number) Enter stays and selects the value again, so the next try
+ * replaces it too. A click or a tap on a cell whose whole value is selected selects it again, as the first one did;
+ * only one while the reader is editing (a caret shown after typing, F2, Home or End) places the caret, and Left/Right
+ * then move the caret and leave the cell only at the text's start or end. Escape puts back the value the cell had
+ * when it was entered. */
 
 export const GRID_HELP = "Arrow keys move between cells; type to replace a value; F2 puts the caret in the text; " +
                          "Escape restores the value the cell had; Tab leaves the matrix.";
-// The same keys in a line, for the tip shown on screen (widget-help.js), which covers the page while it is shown.
-export const GRID_KEYS = "Arrows move · type to replace · F2 edits in place · Esc restores · Tab leaves the matrix";
 
 const editing = new WeakSet(); // cells whose caret the reader placed
-const arriving = new WeakSet(); // cells a press is focusing: their text is selected when the press ends
-const placing = new WeakSet(); // focused cells pressed again: their caret is placed when the press ends
+const arriving = new WeakSet(); // cells a press selects: their text is selected when the press ends
 
-/* A mouse button or a finger goes down on `box`: a press on another cell focuses it, a press on the focused cell
- * puts it in edit mode. */
-export function onCellPointerDown(box) {
-  const focused = box === document.activeElement;
-  if (focused) editing.add(box);
-  (focused ? placing : arriving).add(box);
-  (focused ? arriving : placing).delete(box);
+function wholeSelected(box) {
+  return box.selectionStart === 0 && box.selectionEnd === box.value.length;
 }
 
-/* The press ended on `box` (a click, or a tap's click). One that focused it selects the whole text, as arriving by
- * keyboard does, unless the reader dragged across part of it; a second one leaves a caret: the browser put it where
- * the mouse was, but a tap on a selection keeps the selection, so the caret then goes to the end. A double click
- * (detail 2) selects a word, as usual. setSelectionRange, not select(): iOS ignores select() on a text input. */
-export function onCellClick(box, clicks) {
-  const whole = box.selectionStart === 0 && box.selectionEnd === box.value.length;
-  if (arriving.delete(box)) {
-    if (box.selectionStart === box.selectionEnd) box.setSelectionRange(0, box.value.length);
-  } else if (placing.delete(box)) {
-    if (whole && clicks === 1) box.setSelectionRange(box.value.length, box.value.length);
+/* Navigation mode again: the value selected, ready to be replaced. setSelectionRange, not select(): iOS ignores
+ * select() on a text input. */
+function selectValue(box) {
+  editing.delete(box);
+  box.setSelectionRange(0, box.value.length);
+}
+
+/* A mouse button or a finger goes down on `box` (`event`, before the browser moves the caret): a press on a cell
+ * being edited (its caret shown) places the caret; a press on the focused cell whose value is selected changes
+ * nothing (Chromium would collapse the selection after the click); any other press selects the value when it ends. */
+export function onCellPointerDown(box, event) {
+  if (box !== document.activeElement) {
+    arriving.add(box);
+  } else if (wholeSelected(box)) {
+    event.preventDefault();
+  } else {
+    editing.add(box);
+    arriving.delete(box);
   }
+}
+
+/* The press ended on `box` (a click, or a tap's click). One that selects leaves the whole value selected, unless the
+ * reader dragged across part of it or double-clicked a word (detail 2, as usual). */
+export function onCellClick(box) {
+  if (arriving.delete(box) && box.selectionStart === box.selectionEnd) selectValue(box);
 }
 
 /* `box` becomes its matrix's one tab stop; its value is kept for Escape. */
@@ -46,7 +54,8 @@ export function onCellFocus(box) {
 }
 
 export function onCellBlur(box) {
-  for (const set of [editing, arriving, placing]) set.delete(box);
+  editing.delete(box);
+  arriving.delete(box);
 }
 
 /* The first cell of each matrix is its tab stop until the reader moves. */
@@ -59,8 +68,7 @@ export function makeRoving(table) {
 export function onCellKey(event, box, cellAt, restored) {
   const r = Number(box.dataset.row);
   const c = Number(box.dataset.col);
-  const whole = box.selectionStart === 0 && box.selectionEnd === box.value.length;
-  const navigating = !editing.has(box) || whole;
+  const navigating = !editing.has(box) || wholeSelected(box);
   let target = null;
   switch (event.key) {
     case "ArrowUp": target = [r - 1, c]; break;
@@ -82,8 +90,7 @@ export function onCellKey(event, box, cellAt, restored) {
         box.value = box.dataset.before;
         restored(box);
       }
-      editing.delete(box);
-      box.select();
+      selectValue(box);
       return;
     default:
       return;
@@ -95,7 +102,8 @@ export function onCellKey(event, box, cellAt, restored) {
     next.focus();
     next.select();
   } else if (event.key === "Enter" || navigating) {
-    event.preventDefault(); // at the matrix's edge: stay, text still selected
+    event.preventDefault(); // at the matrix's edge: stay, the value selected for the next try
+    selectValue(box);
   }
 }
 

@@ -156,7 +156,8 @@ export function renderResizers(figure, spec, input, shape, resize) {
     for (const [sign, label] of [[1, "+"], [-1, "−"]]) {
       const button = element("button", "lw-button lw-size", `${label} ${word}`);
       button.type = "button";
-      button.title = `${sign > 0 ? "Add" : "Remove"} a ${word} of ${input.name} (${symbol}); linked inputs follow`;
+      const article = /^[aeiou]/.test(word) ? "an" : "a"; // "an entry", "a row"
+      button.title = `${sign > 0 ? "Add" : "Remove"} ${article} ${word} of ${input.name} (${symbol}); linked inputs follow`;
       button.disabled = sign > 0 ? shape[axis] >= dim.max : shape[axis] <= dim.min;
       button.addEventListener("click", () => resize(symbol, sign));
       box.append(button);

@@ -4,7 +4,7 @@
 import { compute, engine, startEngine } from "./widget-engine.js";
 import { announce, listOfNames } from "./widget-announce.js";
 import { typing } from "./widget-pause.js";
-import { HELP_ID, firstGridFocus, helpTip } from "./widget-help.js";
+import { HELP_ID } from "./widget-help.js";
 import * as keys from "./widget-keys.js";
 import { element, markCell, markScrolling, placeUnder, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
 import { InputState, clone, planPaste } from "./widget-state.js";
@@ -65,7 +65,6 @@ export class Widget {
     this.cellError = this.el.appendChild(element("p", "lw-bubble lw-cell-error"));
     this.cellError.setAttribute("aria-hidden", "true");
     this.cellError.hidden = true;
-    this.gridTip = this.el.appendChild(helpTip()); // the keys of the matrices, shown once per page
     this.copied = this.el.appendChild(element("p", "lw-bubble lw-copied", "Link copied")); // said by the announcer
     this.copied.setAttribute("aria-hidden", "true");
     this.copied.hidden = true;
@@ -76,8 +75,8 @@ export class Widget {
     });
     this.el.addEventListener("focusin", (event) => this.onFocus(event));
     this.el.addEventListener("focusout", (event) => this.onBlur(event));
-    this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target); });
-    this.el.addEventListener("click", (event) => { if (isCell(event.target)) keys.onCellClick(event.target, event.detail); });
+    this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target, event); });
+    this.el.addEventListener("click", (event) => { if (isCell(event.target)) keys.onCellClick(event.target); });
     this.el.addEventListener("input", (event) => this.onInput(event));
     this.el.addEventListener("keydown", (event) => this.onKeydown(event));
     this.el.addEventListener("paste", (event) => this.onPaste(event));
@@ -88,17 +87,13 @@ export class Widget {
     startEngine();
     if (isCell(event.target)) {
       keys.onCellFocus(event.target);
-      if (firstGridFocus()) this.showTip(event.target);
     } else if (event.target.closest(".lw-resize")) {
       keys.onToolbarFocus(event.target);
     }
   }
 
   onBlur(event) {
-    if (!isCell(event.target)) return;
-    keys.onCellBlur(event.target);
-    const to = event.relatedTarget;
-    if (!to || to.closest("table") !== event.target.closest("table")) this.hideTip(); // it left the matrix
+    if (isCell(event.target)) keys.onCellBlur(event.target);
   }
 
   results() { return this.el.querySelector(".lw-results"); }
@@ -143,7 +138,6 @@ export class Widget {
     const box = event.target;
     if (!isCell(box)) return;
     typing();
-    this.hideTip();
     this.readCell(box);
     this.edited();
   }
@@ -297,28 +291,14 @@ export class Widget {
     this.placeBubbles();
   }
 
-  /* The keys of the matrices, under the matrix of `cell`. */
-  showTip(cell) {
-    this.tipFigure = cell.closest("figure");
-    this.gridTip.hidden = false;
-    this.placeBubbles();
-  }
-
-  hideTip() {
-    this.gridTip.hidden = true;
-  }
-
-  /* Under the matrix and its resize buttons, so that the bubbles hide neither: a bad cell's message from the
-   * cell's left edge, the tip from the matrix's. */
+  /* Under the matrix and its resize buttons, from the cell's left edge, so that the message hides neither. */
   placeBubbles() {
     if (this.errorCell && !this.cellError.hidden) placeUnder(this.el, this.cellError, this.errorCell.closest("figure"), this.errorCell);
-    if (!this.gridTip.hidden) placeUnder(this.el, this.gridTip, this.tipFigure, this.tipFigure);
   }
 
   onKeydown(event) {
     const target = event.target;
     if (isCell(target)) {
-      if (event.key === "Escape") this.hideTip();
       keys.onCellKey(event, target, (r, c) => this.cell(target.dataset.input, r, c), (box) => {
         this.readCell(box);
         this.edited();

@@ -14,7 +14,11 @@ EVAL_EVERY = 20  # steps between validation losses
 EVAL_BATCHES = 2
 SAMPLE_EVERY = 50  # steps between lines sampled from the model
 SAMPLE = {"prompt": "Shall I ", "tokens": 48, "temperature": 0.8, "top_k": 10}
-CHOICES = {"steps": (100, 200), "lr": (3e-3, 1e-2), "seed": (0, 1)}  # what the page offers (and has curves for)
+# What the page offers (and has the engine's curves for); 1,000 steps is the longer run, a few minutes in a tab
+CHOICES = {"steps": (100, 200, 1000), "lr": (3e-3, 1e-2), "seed": (0, 1)}
+# Generate: the characters asked for and the settings offered, the first of each the default (0 turns top-k off,
+# 1 keeps every id under top-p)
+GENERATE = {"tokens": 200, "temperature": (0.8, 0.5, 1.0), "top_k": (10, 0), "top_p": (0.9, 1.0)}
 DEFAULTS = {"steps": 200, "lr": 3e-3, "seed": 0}
 TOLERANCE = 1e-8  # the check's relative tolerance: the loss, every gradient, every output of a learner's call
 

@@ -16,6 +16,7 @@ from .swap import LearnerFailure, describe, swapped
 # A gradient is compared relative to its own size, or to this fraction of the whole gradient's when its own is
 # smaller: the key biases' gradient is zero up to round-off (softmax ignores a shift common to a row of scores).
 FLOOR = 1e-3
+NUDGE, NUDGE_SEED = 0.1, 0  # how far the check moves every gain and bias from its initial value (checked_params)
 
 
 def _outputs(value):
@@ -57,11 +58,11 @@ def check(functions, config, batch):
     dict: ``ok``, ``loss`` (yours, engine), ``worst`` (the parameter whose gradient differs most, and by how
     much), ``culprit`` (first_difference's dict, or the function that raised, with ``error``), ``calls``."""
     ids, targets = batch
-    engine_loss, engine_grads = loss_and_grads(init_params(config), ids, targets, config)
+    engine_loss, engine_grads = loss_and_grads(checked_params(config), ids, targets, config)
     calls = []
     try:
         with swapped(functions, recorder=calls) as context:
-            params = init_params(config)
+            params = checked_params(config)
             context.name_params(params)
             loss, grads = loss_and_grads(params, ids, targets, config)
     except LearnerFailure as failure:
@@ -75,6 +76,18 @@ def check(functions, config, batch):
     return {"ok": bool(ok), "loss": [float(loss), float(engine_loss)],
             "worst": {"name": worst, "error": float(errors[worst])},
             "culprit": None if ok else first_difference(calls), "calls": len(calls)}
+
+
+def checked_params(config):
+    """The model the check runs: freshly initialised, then every gain and bias nudged (seeded), so that no two
+    of them hold the same numbers. At initialisation every gain is 1 and every bias 0, and a function that takes
+    one norm's parameters for another's, or the keys' bias for the values', would compute exactly the engine's."""
+    params = init_params(config)
+    rng = np.random.default_rng(NUDGE_SEED)
+    for name, array in params.items():
+        if array.ndim == 1:
+            array += NUDGE * rng.standard_normal(array.shape)
+    return params
 
 
 def _gradient_errors(grads, engine_grads):

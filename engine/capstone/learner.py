@@ -18,7 +18,9 @@ import numpy.random  # noqa: F401 - see below
 
 from .. import exercises
 from ..errors import LayerwiseError
+from ..exercises._given import functions as given_functions
 from ..exercises._guard import restoring_modules
+from .swap import views
 
 # numpy.random must be imported before the first isolated run: NumPy sets np.random lazily, restoring_modules() would
 # take that attribute away again while sys.modules keeps the module, and every later np.random would then recurse.
@@ -79,11 +81,19 @@ def define(exercise_id, source):
         raise NotPassing(f"your {exercise.FUNCTION} does not pass its exercise now ({why}); run it on its page, or "
                          f"use the engine's")
     code = compile(source, f"<your {exercise.FUNCTION}>", "exec")
-    namespace = {"np": np, "__name__": "__learner__", "__builtins__": builtins}
+    namespace = {"np": np, "__name__": "__learner__", "__builtins__": builtins, **given(exercise)}
     with isolated(seconds=5.0):
         _watch(code)
         exec(code, namespace)
     return namespace[exercise.FUNCTION]
+
+
+def given(exercise):
+    """The functions a composition exercise hands the learner by name (its GIVEN): here the model's own, yours
+    where you passed them (``swap.views``); a given function the model does not call stays the exercise's."""
+    functions = given_functions(getattr(exercise, "GIVEN", ()))
+    model_views = views()
+    return {name: model_views.get(name, function) for name, function in functions.items()}
 
 
 def define_all(sources):

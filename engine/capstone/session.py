@@ -9,13 +9,18 @@ import os
 import tempfile
 import time
 
+import numpy as np
+
 from . import BATCH_SIZE, CONFIG, SAMPLE, SAMPLE_EVERY, settings
 from .check import check, fixed_batch
+from .check_loop import check_loop
 from .learner import NotPassing, TookTooLong, define_all, isolated
 from .swap import LearnerFailure, swapped
 from ..checkpoint import save_checkpoint
 from ..data import build_vocab, encode, load_corpus, split_ids
-from ..generate import generate_text
+from ..errors import LayerwiseError
+from ..generate import generate_steps, generate_text
+from ..kv_cache import prefill_by_steps
 from ..train import TrainRun, train_step
 
 LOOP_LIMIT_S = 3.0  # a learner's loop still running this long into a request is stopped (the page waits longer)
@@ -50,8 +55,12 @@ def check_json(sources_json):
     vocab = build_vocab(_corpus())
     config = CONFIG.with_overrides(vocab_size=len(vocab))
     train_ids, _ = split_ids(encode(_corpus(), vocab))
+    batch = fixed_batch(train_ids, BATCH_SIZE, config.seq_len)
     with isolated(LOOP_LIMIT_S):
-        result = check(functions, config, fixed_batch(train_ids, BATCH_SIZE, config.seq_len))
+        result = check(functions, config, batch)
+        if result["ok"]:  # the model agrees: now what the loop and generation call with its arrays
+            culprit = check_loop(functions, config, batch)
+            result.update(ok=culprit is None, culprit=culprit)
     return json.dumps(result, allow_nan=False, default=float)
 
 
@@ -114,6 +123,50 @@ def _number(value):
 def _sample(run):
     return generate_text(run.params, run.config, run.vocab, SAMPLE["prompt"], SAMPLE["tokens"], seed=run.settings.seed,
                          temperature=SAMPLE["temperature"], top_k=SAMPLE["top_k"])
+
+
+def generate_start_json(request_json):
+    """Generation from the current run's model with the learner's functions (their sampler, and their decode step
+    with the cache once passed): {prompt, tokens, temperature, top_k, top_p, seed}; answers {ok, cached} or {ok:
+    false, problem}. The characters come from :func:`generate_next_json`, a few at a time."""
+    request = json.loads(request_json)
+    run = _current.get("run")
+    if run is None:
+        return json.dumps({"ok": False, "problem": "there is no model yet: train first"})
+    cached = "kv-decode-step" in _current["functions"]
+    try:
+        ids = encode(request["prompt"], run.vocab)
+    except LayerwiseError as error:
+        return json.dumps({"ok": False, "problem": str(error)})
+    _current["generation"] = {
+        "steps": generate_steps(run.params, run.config, ids, np.random.default_rng(request["seed"]),
+                                request["temperature"], request["top_k"] or None, kv_cache=cached,
+                                top_p=request["top_p"], fill_cache=prefill_by_steps),
+        "left": request["tokens"]}
+    return json.dumps({"ok": True, "cached": cached})
+
+
+def generate_next_json(budget_ms):
+    """The next characters of the generation begun by :func:`generate_start_json`: {text, done, problem, calls}, where
+    ``calls`` counts the calls of each of the learner's functions in this chunk (what the page says was yours)."""
+    generation, run = _current.get("generation"), _current.get("run")
+    if generation is None:
+        return json.dumps({"text": "", "done": True, "problem": "nothing is being generated"})
+    start, text, problem, context = time.perf_counter(), [], None, None
+    try:
+        with isolated(LOOP_LIMIT_S), swapped(_current["functions"]) as context:
+            while generation["left"] > 0 and (not text or (time.perf_counter() - start) * 1000 < budget_ms):
+                _, new_id = next(generation["steps"])
+                text.append(run.vocab[new_id])
+                generation["left"] -= 1
+    except Exception as error:  # noqa: BLE001 - the learner's failure: one message, generation over
+        problem = f"{_failure(error)} while generating"
+        generation["left"] = 0
+    done = generation["left"] == 0
+    if done:
+        _current.pop("generation", None)
+    return json.dumps({"text": "".join(text), "done": done, "problem": problem,
+                       "calls": context.counts if context else {}})
 
 
 def checkpoint_bytes():

@@ -18,6 +18,9 @@ from ..exercises._spec import parameters
 from .layers import LAYERS, PLAIN, engine_in_place
 
 
+_active = []  # the context of the swap in force: the views find the block's index through it
+
+
 class LearnerFailure(Exception):
     """A learner's function raised inside the model: which one, where, and the shapes it was given."""
 
@@ -25,7 +28,8 @@ class LearnerFailure(Exception):
         self.function, self.where, self.shapes, self.error = function, where, shapes, error
         kind = type(error).__name__
         detail = f": {error}" if str(error) else ""
-        super().__init__(f"your {function} raised {kind}{detail} in {where}, given {shapes}")
+        place = where if where.startswith("outside") else f"in {where}"
+        super().__init__(f"your {function} raised {kind}{detail} {place}, given {shapes}")
 
 
 class Call(NamedTuple):
@@ -48,12 +52,18 @@ def argument_names(exercise_id):
 
 
 def describe(exercise_id, args):
-    """``x (8, 16, 32), gamma (32,), eps 1e-05``: what a function was given."""
-    parts = []
-    for name, value in zip(argument_names(exercise_id), args):
-        shape = np.shape(value) if isinstance(value, (np.ndarray, list)) else None
-        parts.append(f"{name} {shape}" if shape is not None else f"{name} {value!r}")
-    return ", ".join(parts)
+    """``x (8, 16, 32), gamma (32,), eps 1e-05, params (8 arrays)``: what a function was given."""
+    return ", ".join(f"{name} {_given(value)}" for name, value in zip(argument_names(exercise_id), args))
+
+
+def _given(value):
+    if isinstance(value, (np.ndarray, list)):
+        return str(np.shape(value))
+    if isinstance(value, dict):  # an optimiser's parameters or one attention's weights: too many to print
+        return f"({len(value)} arrays)"
+    if isinstance(value, np.random.Generator):
+        return "(a random generator)"
+    return repr(value)
 
 
 class Context:
@@ -63,18 +73,31 @@ class Context:
         self.functions = functions
         self.recorder = recorder
         self.block = None
+        self.params = {}
         self.param_names = {}  # id(array) -> parameter name, so a call can say which parameters it was given
+        self.counts = {}  # exercise id -> calls of the learner's function so far, so a page can say what ran
 
     def name_params(self, params):
+        self.params = params
         self.param_names = {id(array): name for name, array in params.items()}
+
+    def block_of(self, wq):
+        """The index of the block whose query weights equal ``wq`` (a learner's model backward hands each block its
+        slice of stacked parameters, new arrays holding the same numbers); 0 when none does."""
+        for name, array in self.params.items():
+            if name.endswith(".wq") and np.shape(array) == np.shape(wq) and np.array_equal(array, wq):
+                return int(name[1:name.index(".")])
+        return 0
 
     def where(self, args):
         place = f"block {self.block}" if self.block is not None else "outside the blocks"
         names = [self.param_names[id(a)] for a in args if id(a) in self.param_names]
         return place + (f" (parameters {', '.join(names)})" if names else "")
 
-    def call(self, exercise_id, args, run):
-        """``run(*args)`` is the learner's code for ``exercise_id``: wrap what it raises, record what it returns."""
+    def call(self, exercise_id, args, run, convert=None):
+        """``run(*args)`` is the learner's code for ``exercise_id``: wrap what it raises, record what it returns;
+        ``convert`` turns that into what the engine's function returns (a failure there is the learner's too)."""
+        self.counts[exercise_id] = self.counts.get(exercise_id, 0) + 1
         record = copy.deepcopy(args) if self.recorder is not None else None
         try:
             out = run(*args)
@@ -85,7 +108,13 @@ class Context:
                                  error) from None
         if self.recorder is not None:
             self.recorder.append(Call(exercise_id, self.where(args), record, copy.deepcopy(out)))
-        return out
+        if convert is None:
+            return out
+        try:
+            return convert(out)
+        except Exception as error:  # noqa: BLE001 - what the learner returned does not fit the engine's shape
+            raise LearnerFailure(exercises.get(exercise_id).FUNCTION, self.where(args), describe(exercise_id, args),
+                                 error) from None
 
 
 def _layer_adapters(layer, context):
@@ -103,10 +132,45 @@ def _layer_adapters(layer, context):
             return layer.backward(dout, cache.engine if cache.engine is not None else layer.forward(*cache.args)[1])
         args = layer.arguments(*cache.args)
         if layer.upstream_first:
-            return context.call(layer.exercise_backward, (dout, *args), learner_backward)
+            return context.call(layer.exercise_backward, (dout, *args), learner_backward,
+                                lambda out: layer.results(out, *cache.args))
         return dout * context.call(layer.exercise_backward, args, learner_backward)
 
     return forward, backward
+
+
+def views():
+    """{name: function} for every layer the exercises hand to a learner's composition by name (``Layer.names``):
+    the learner's signature, calling whatever the model holds at that moment (inside ``swapped``, yours where you
+    passed it). Build your GPT defines a composition exercise's GIVEN names with these."""
+    found = {}
+    for layer in LAYERS:
+        if layer.names:
+            found[layer.names[0]], found[layer.names[1]] = _forward_view(layer), _backward_view(layer)
+    return found
+
+
+def _context():
+    return _active[-1] if _active else Context({})
+
+
+def _forward_view(layer):
+    home = layer.homes[0]
+
+    def view(*args):
+        return home.current()[0](*layer.engine_arguments(_context(), *args))[0]
+    return view
+
+
+def _backward_view(layer):
+    home = layer.homes[0]
+
+    def view(dout, *args):
+        engine_args = layer.engine_arguments(_context(), *args)
+        backward = home.current()[1]
+        cache = layer.forward(*engine_args)[1] if backward is layer.backward else _Cache(engine_args, None)
+        return layer.learner_results(backward(dout, cache), *engine_args)
+    return view
 
 
 def _plain_adapter(plain, context):
@@ -117,10 +181,8 @@ def _plain_adapter(plain, context):
                                               *args, **kwargs)
 
 
-def _block_adapters(context):
-    """Block i's forward and backward, telling the context which block it is in."""
-    engine_forward, engine_backward = model.block_forward, model.block_backward
-
+def _in_block(context, block_forward, block_backward):
+    """Block i's adapters, telling the context which block it is in while they run."""
     def inside(block, run, *args):
         outer, context.block = context.block, block
         try:
@@ -129,14 +191,12 @@ def _block_adapters(context):
             context.block = outer
 
     def forward(x, params, i, config, rng=None):
-        y, cache = inside(i, engine_forward, x, params, i, config, rng)
-        return y, (i, cache)
+        return inside(i, block_forward, x, params, i, config, rng)
 
     def backward(dx, cache):
-        i, inner = cache
-        return inside(i, engine_backward, dx, inner)
+        return inside(cache.args[2], block_backward, dx, cache)
 
-    return [(model, "block_forward", forward), (model, "block_backward", backward)]
+    return forward, backward
 
 
 @contextlib.contextmanager
@@ -152,9 +212,11 @@ def swapped(functions, recorder=None):
     if misplaced:
         raise LayerwiseError(f"swapped: {', '.join(misplaced)} is not the engine's function (already swapped?)")
     context = Context(functions, recorder)
-    bindings = _block_adapters(context)
+    bindings = []
     for layer in LAYERS:
         forward, backward = _layer_adapters(layer, context)
+        if layer.forward is model.block_forward:
+            forward, backward = _in_block(context, forward, backward)
         for home in layer.homes:
             bindings.extend(home.values(forward, backward))
     for plain in PLAIN:
@@ -163,7 +225,10 @@ def swapped(functions, recorder=None):
     try:
         for module, name, value in bindings:
             setattr(module, name, value)
+        _active.append(context)
         yield context
     finally:
+        if _active and _active[-1] is context:
+            _active.pop()
         for module, name, value in reversed(saved):
             setattr(module, name, value)

@@ -1,5 +1,6 @@
 """Number formatting for widgets, done in Python so pre-rendered pages and live updates show identical strings."""
 import math
+import re
 
 DECIMALS = 4
 # Outside [SCIENTIFIC_BELOW, SCIENTIFIC_FROM) fixed decimals would print 0.0000 or long runs of digits.
@@ -44,3 +45,9 @@ def format_input(x):
     """An input cell's text: the shortest string that reads back as the same float (``1``, ``0.1``, ``-2.5``)."""
     x = float(x)
     return str(int(x)) if x.is_integer() and abs(x) < 1e15 else repr(x)
+
+
+def quoted_line(text):
+    """Sampled text quoted on one line, its line breaks written as verse is quoted: " / ", and " // " between
+    stanzas (a Python repr showed literal backslashes: 've\\nWde')."""
+    return "\u201c" + re.sub(r"\n{2,}", " // ", text).replace("\n", " / ") + "\u201d"

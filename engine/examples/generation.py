@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import LayerwiseError
 from ..generate import generate_text, sampling_distribution
-from .fmt import format_compact, format_number, format_short
+from .fmt import format_compact, format_number, format_short, quoted_line
 from .kind import Block, Dim, Kind, Operand, Result
 from .training import KIND as TRAINING
 from .training import settings_for, short_run
@@ -47,8 +47,8 @@ def compute(z, temperature, top_k, seed):
     greedy = continuation(0, 1.0, 1)  # top_k = 1 draws nothing: the seed and temperature do not matter
     notes = (
         f"With temperature {format_compact(temperature)} and top-k {top_k or 'off'}, the tiny model trained by the "
-        f"run above continues {PROMPT!r}: {text!r}",
-        f"Greedy (top_k = 1, always the most likely character): {greedy!r}",
+        f"run above continues {quoted_line(PROMPT)}: {quoted_line(text)}",
+        f"Greedy (top_k = 1, always the most likely character): {quoted_line(greedy)}",
         f"Frequencies over {DRAWS} draws of sample_next with seed {seed}; they approach p as the draws grow.",
     )
     return Result(

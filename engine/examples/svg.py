@@ -17,11 +17,12 @@ MAX_CHART_WIDTH = 480  # px: the chart fills narrow columns (viewBox, width 100%
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e")
 
 
-def line_chart(series, x_label="", y_label="", log_y=False):
+def line_chart(series, x_label="", y_label="", log_y=False, x_ticks=None):
     """``series``: list of (name, xs, ys). Non-finite points (and non-positive ones on a log axis) are skipped.
 
-    Ticks sit at round values (whole powers of ten on a log axis); the legend is a list under the plot, so it
-    never covers a line however the data fall.
+    Ticks sit at round values (whole powers of ten on a log axis), or at ``x_ticks``' (x, label) pairs along x; the
+    y axis runs out to the round ticks around the data, so a peak never touches the frame above the last tick. The
+    legend is a list under the plot, so it never covers a line however the data fall.
     """
     points = []
     for name, xs, ys in series:
@@ -44,7 +45,7 @@ def line_chart(series, x_label="", y_label="", log_y=False):
         y0, y1, decades = _decade_axis(all_y)
         y_ticks = [(k, f"1e{k}") for k in decades]
     else:
-        y0, y1 = y_range
+        y0, y1 = _round_range(*y_range)
         y_ticks = _round_ticks(y0, y1)
     plot_bottom = HEIGHT - BOTTOM
 
@@ -59,7 +60,7 @@ def line_chart(series, x_label="", y_label="", log_y=False):
         parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{sy(value):.1f}" y2="{sy(value):.1f}" '
                      f'stroke="#eee"/>')
         parts.append(_text(LEFT - 4, sy(value) + 3, label, "end"))
-    for value, label in _round_ticks(x0, x1):
+    for value, label in x_ticks if x_ticks is not None else _round_ticks(x0, x1):
         parts.append(_text(sx(value), plot_bottom + 12, label, "middle"))
     for i, (name, xs, ys) in enumerate(points):
         colour = PALETTE[i % len(PALETTE)]
@@ -72,11 +73,24 @@ def line_chart(series, x_label="", y_label="", log_y=False):
     return _frame("".join(parts), x_label, y_label + (" (log scale)" if log_y and y_label else ""), height)
 
 
-def _round_ticks(low, high, target=5):
-    """About ``target`` (value, label) pairs at multiples of 1, 2 or 5 times a power of ten within [low, high]."""
+def _tick_step(low, high, target=5):
+    """1, 2 or 5 times a power of ten, making about ``target`` steps from ``low`` to ``high``."""
     raw_step = (high - low) / target
     power = 10.0 ** math.floor(math.log10(raw_step))
-    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw_step)
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw_step)
+
+
+def _round_range(low, high):
+    """[low, high] widened to the round ticks at or beyond each end; kept as given when a round end would pass the
+    largest float (data near 1.7e308)."""
+    step = _tick_step(low, high)
+    rounded = math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
+    return rounded if math.isfinite(rounded[1] - rounded[0]) else (low, high)
+
+
+def _round_ticks(low, high, target=5):
+    """About ``target`` (value, label) pairs at multiples of 1, 2 or 5 times a power of ten within [low, high]."""
+    step = _tick_step(low, high, target)
     first = math.ceil(low / step - 1e-9)
     values = [k * step for k in range(first, math.floor(high / step + 1e-9) + 1)]
     decimals = max(0, -math.floor(math.log10(step)))  # enough to tell neighbouring ticks apart

@@ -52,7 +52,7 @@ def named(name, value, decimals=4, lead=()):
         _, index = matrix(value, lead)
         label = f"{name}{index} (one matrix of {name}, shape {np.shape(value)})" if index else name
         return {"name": label, "cells": grid(value, decimals, lead)}
-    if isinstance(value, (tuple, str)):
+    if value is None or isinstance(value, (tuple, str)):
         return {"name": name, "cells": [[repr(value)]]}
     kind = "a function" if callable(value) else f"a {type(value).__name__}"
     return {"name": name, "cells": [[kind]]}

@@ -19,7 +19,15 @@ class Stop(Exception):
 def shown(case, lead=()):
     """The case's inputs as the feedback shows them (the matrix at ``lead`` of those with more than two axes): made
     afresh, as the learner's function may have written into the ones it was given."""
-    return [_cells.named(name, value, lead=lead) for name, value in case.make().items()]
+    return [_cells.named(label, value, lead=lead) for name, value in case.make().items()
+            for label, value in _items(name, value)]
+
+
+def _items(name, value):
+    """``[(name, value)]``, or for a dict of arrays (an optimiser's parameters) one ``('params["w"]', array)`` per key."""
+    if isinstance(value, dict):
+        return [(f'{name}["{key}"]', item) for key, item in value.items()]
+    return [(name, value)]
 
 
 def returned_arrays(exercise, returned, case):
@@ -42,13 +50,34 @@ def returned_arrays(exercise, returned, case):
     for name, array, item in zip(names, arrays, returned.parts or (value,)):
         if array is None:
             raise Stop(f"`{name}` should be a NumPy array of numbers, but it is {describe(item)}.", shown(case))
+        for label, entry in (_items(name, array) if isinstance(array, dict) else ()):
+            if entry is None:
+                raise Stop(f"`{label}` should be a NumPy array of numbers, but it is not.", shown(case))
     return arrays
+
+
+def entries(case, name, want, have):
+    """``(label, expected, got)`` for each array of one output: the output itself, or every entry of an output that
+    is a dict of arrays, labelled ``params["w"]``, once ``have`` is a dict with exactly the expected keys."""
+    if not isinstance(want, dict) and not isinstance(have, dict):
+        return [(name, want, have)]
+    if not isinstance(want, dict):
+        raise Stop(f"On {case.label}, `{name}` should be an array, but it is a dict.", shown(case))
+    keys = ", ".join(f"'{key}'" for key in want)
+    if not isinstance(have, dict):
+        raise Stop(f"On {case.label}, `{name}` should be a dict with the keys {keys}, but it is {describe(have)}.",
+                   shown(case))
+    missing, extra = [k for k in want if k not in have], [k for k in have if k not in want]
+    if missing or extra:
+        found = f"it lacks '{missing[0]}'" if missing else f"it also has '{extra[0]}'"
+        raise Stop(f"On {case.label}, `{name}` should have the keys {keys}; {found}.", shown(case))
+    return [(f'{name}["{key}"]', want[key], have[key]) for key in want]
 
 
 def describe(value):
     if value is None:
         return "None"
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, (tuple, list, dict)):
         return f"a {type(value).__name__} of {len(value)} values"
     if isinstance(value, np.ndarray):
         return f"an array of shape {value.shape}"
@@ -78,20 +107,38 @@ def same_kind(have, want):
 
 
 def agrees(have, want):
-    """Same shape and every entry close (the tolerance of the value check)."""
+    """Same shape and every entry close (the tolerance of the value check); dicts of arrays: the same keys, and
+    every entry agrees."""
+    if isinstance(have, dict) or isinstance(want, dict):
+        return (isinstance(have, dict) and isinstance(want, dict) and have.keys() == want.keys()
+                and all(agrees(have[key], want[key]) for key in want))
     return have.shape == want.shape and same_kind(have, want) and bool(_cells.close(have, want).all())
 
 
 def copies(inputs):
-    """Copies of the array inputs, to find out afterwards whether the function wrote into them."""
-    return {name: value.copy() for name, value in inputs.items() if isinstance(value, np.ndarray)}
+    """Copies of the array inputs (and of dicts of arrays), to find out afterwards whether the function wrote into
+    them."""
+    found = {}
+    for name, value in inputs.items():
+        if isinstance(value, np.ndarray):
+            found[name] = value.copy()
+        elif isinstance(value, dict):
+            found[name] = {key: item.copy() for key, item in value.items()}
+    return found
+
+
+def _unchanged(value, original):
+    if isinstance(original, dict):
+        return (isinstance(value, dict) and value.keys() == original.keys()
+                and all(_unchanged(value[key], item) for key, item in original.items()))
+    return isinstance(value, np.ndarray) and value.dtype == original.dtype and agrees(value, original)
 
 
 def changed_input(inputs, before, allowed):
-    """The name of the first array input the call changed in place (not in ``allowed``), or None. Round-off of an
-    entry nudged and put back (``x[i] += h`` then ``-= h``) is no change: the value check's tolerance applies."""
+    """The name of the first array input (or dict of arrays) the call changed in place (not in ``allowed``), or
+    None. Round-off of an entry nudged and put back (``x[i] += h`` then ``-= h``) is no change: the value check's
+    tolerance applies."""
     for name, original in before.items():
-        value = inputs[name]
-        if name not in allowed and not (value.dtype == original.dtype and agrees(value, original)):
+        if name not in allowed and not _unchanged(inputs[name], original):
             return name
     return None

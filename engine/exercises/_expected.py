@@ -3,6 +3,8 @@ has returned, from inputs made afresh (nothing is kept between cases or grades, 
 expected output before it has answered, or change one that a later grade uses)."""
 import numpy as np
 
+from ._given import functions
+
 
 def expected(exercise, case):
     """The reference's outputs on ``case``, one array per name in ``OUTPUTS``."""
@@ -10,9 +12,10 @@ def expected(exercise, case):
 
 
 def outputs(exercise, value):
-    """A return value as a tuple of arrays, one per name in ``OUTPUTS``."""
+    """A return value as a tuple of arrays (or dicts of arrays), one per name in ``OUTPUTS``."""
     values = value if len(exercise.OUTPUTS) > 1 else (value,)
-    return tuple(np.asarray(v) for v in values)
+    return tuple({key: np.asarray(item) for key, item in v.items()} if isinstance(v, dict) else np.asarray(v)
+                 for v in values)
 
 
 def mistakes(exercise, case):
@@ -30,6 +33,6 @@ def _mistake_outputs(exercise, function, case):
 
 
 def _mistake_function(exercise, mistake):
-    namespace = {"np": np, "__name__": "__mistake__"}
+    namespace = {"np": np, "__name__": "__mistake__", **functions(getattr(exercise, "GIVEN", ()))}
     exec(compile(mistake.source(exercise.SOLUTION), f"<mistake {mistake.name}>", "exec"), namespace)
     return namespace[exercise.FUNCTION]

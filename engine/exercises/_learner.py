@@ -13,8 +13,8 @@ from ._engine_calls import EngineCalls
 
 LEARNER_FILE = "<your code>"
 # Bound here, not looked up in numpy or builtins while a window is open.
-_BaseException, _asarray, _isinstance, _list, _ndarray, _tuple, _type = (BaseException, np.asarray, isinstance, list,
-                                                                        np.ndarray, tuple, type)
+_BaseException, _asarray, _dict, _isinstance, _list, _ndarray, _str, _tuple, _type = (
+    BaseException, np.asarray, dict, isinstance, list, np.ndarray, str, tuple, type)
 
 
 class Raised(Exception):
@@ -35,12 +35,28 @@ class Refused(Exception):
 
 class Returned:
     """A learner function's return value, converted inside the window: ``whole`` as one array (None if it is not
-    numbers), ``parts`` one array or None per item when it is a tuple or list (else None)."""
+    numbers), ``parts`` one array or None per item when it is a tuple or list (else None). A dict with text keys
+    (an optimiser's parameters) becomes a plain dict of such arrays, wherever an array could stand."""
 
     def __init__(self, value):
         self.value = value
-        self.whole = _numbers(value)
-        self.parts = _tuple(_numbers(item) for item in value) if _isinstance(value, (_tuple, _list)) else None
+        self.whole = _converted(value)
+        self.parts = _tuple(_converted(item) for item in value) if _isinstance(value, (_tuple, _list)) else None
+
+
+def _converted(value):
+    if not _isinstance(value, _dict):
+        return _numbers(value)
+    try:
+        items = _list(value.items())
+    except _BaseException:  # noqa: BLE001 - a dict subclass whose items() raises
+        return None
+    converted = {}
+    for key, item in items:
+        if not _isinstance(key, _str):
+            return None
+        converted[key] = _numbers(item)
+    return converted
 
 
 def _numbers(value):
@@ -52,8 +68,9 @@ def _numbers(value):
 
 
 class Learner:
-    def __init__(self, source, guard, answers=()):
+    def __init__(self, source, guard, answers=(), given=None):
         self.source = source
+        self.given = given or {}  # functions the exercise hands the learner by name (``_given``)
         self.guard = guard
         self.answers = answers  # code objects of the exercise's engine functions (see EngineCalls)
         self.changes = []  # what the module-level code changed in the guarded modules, given to every call
@@ -62,7 +79,7 @@ class Learner:
     def define(self):
         """Compile and run the learner's module (SyntaxError escapes as itself); return its namespace."""
         code = compile(self.source, LEARNER_FILE, "exec")
-        self.namespace = {"np": np, "__name__": "__learner__", "__builtins__": builtins}
+        self.namespace = {"np": np, "__name__": "__learner__", "__builtins__": builtins, **self.given}
         self._run(exec, (code, self.namespace), keep_changes=True)
         return self.namespace
 

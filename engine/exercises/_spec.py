@@ -37,29 +37,44 @@ class Gradcheck(NamedTuple):
     """
     forward: str                # the forward's name in the learner's code
     args: tuple[str, ...]       # case inputs passed to it, in order
-    wrt: tuple[str, ...]        # the inputs whose gradients the backward returns, in its order
+    wrt: tuple[str | None, ...]  # the inputs whose gradients the backward returns, in its order (None: not
+                                 # checked, for a gradient that is 0 up to round-off whatever the input)
     upstream: str | None        # the case input holding the upstream gradient; None for a scalar loss
 
 
 def _as_input(value):
-    """Literal lists become float64 arrays; arrays, numbers and other objects pass through."""
-    return np.array(value, dtype=np.float64) if isinstance(value, list) else value
+    """A fresh input: literal lists become float64 arrays, arrays are copied, a dict (an optimiser's parameters) is
+    made afresh entry by entry; numbers and other objects pass through."""
+    if isinstance(value, list):
+        return np.array(value, dtype=np.float64)
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, dict):
+        return {key: _as_input(item) for key, item in value.items()}
+    return value
 
 
 def case(label, **inputs):
-    """A fixed case written out by hand: lists are float arrays (write integer ids as ``np.array([...])``)."""
+    """A fixed case written out by hand: lists are float arrays (write integer ids as ``np.array([...])``), dicts
+    hold such values."""
     def make():
-        return {name: (value.copy() if isinstance(value, np.ndarray) else _as_input(value))
-                for name, value in inputs.items()}
+        return {name: _as_input(value) for name, value in inputs.items()}
     return Case(label, make)
 
 
 def random_case(label, seed, **draws):
-    """A seeded random case: each value is a function ``rng -> value`` (see :func:`normal`) or a constant."""
+    """A seeded random case: each value is a function ``rng -> value`` (see :func:`normal`), a constant, or a dict
+    of those (drawn in the dict's order)."""
     def make():
         rng = np.random.default_rng(seed)
-        return {name: (draw(rng) if callable(draw) else _as_input(draw)) for name, draw in draws.items()}
+        return {name: _drawn(draw, rng) for name, draw in draws.items()}
     return Case(label, make)
+
+
+def _drawn(draw, rng):
+    if isinstance(draw, dict):
+        return {key: _drawn(item, rng) for key, item in draw.items()}
+    return draw(rng) if callable(draw) else _as_input(draw)
 
 
 def normal(*shape, scale=1.0):

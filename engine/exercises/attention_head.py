@@ -17,7 +17,7 @@ SOLUTION = '''\
 def attention_head(q, k, v):
     """q, k, v: (..., T, hs). Return out (..., T, hs)."""
     T, hs = q.shape[-2:]
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)
+    scores = q @ np.swapaxes(k, -1, -2) * (1.0 / np.sqrt(hs))
     scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)
     weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
     weights = weights / weights.sum(axis=-1, keepdims=True)
@@ -29,10 +29,10 @@ HINTS = (
     "Mask before the softmax with `np.where(mask, scores, -np.inf)`; a stable softmax handles the -inf.",
 )
 MISTAKES = (
-    Mistake("no scaling", "q @ np.swapaxes(k, -1, -2) / np.sqrt(hs)", "q @ np.swapaxes(k, -1, -2)",
+    Mistake("no scaling", "q @ np.swapaxes(k, -1, -2) * (1.0 / np.sqrt(hs))", "q @ np.swapaxes(k, -1, -2)",
             "The scores must be divided by sqrt(hs); without it their spread grows with the head size and the "
             "softmax saturates."),
-    Mistake("divided by hs", "/ np.sqrt(hs)", "/ hs",
+    Mistake("divided by hs", "* (1.0 / np.sqrt(hs))", "/ hs",
             "Divide by the square root of the head size, `np.sqrt(hs)`, not by hs itself."),
     Mistake("no mask", "    scores = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf)\n", "",
             "Every position attends to the future here: set the scores above the diagonal to -inf before the "

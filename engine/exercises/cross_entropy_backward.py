@@ -26,11 +26,12 @@ def cross_entropy(logits, targets):
 
 def cross_entropy_backward(logits, targets):
     """logits: (..., V), targets: (...) ints. Return dlogits (..., V)."""
-    e = np.exp(logits - logits.max(axis=-1, keepdims=True))
-    p = e / e.sum(axis=-1, keepdims=True)
+    lse = logits.max(axis=-1, keepdims=True)
+    lse = lse + np.log(np.exp(logits - lse).sum(axis=-1, keepdims=True))  # log-sum-exp, the row's maximum first
+    p = np.exp(logits - lse)  # the softmax
     onehot = np.zeros_like(p)
     np.put_along_axis(onehot, targets[..., None], 1.0, axis=-1)
-    return (p - onehot) / targets.size
+    return (p - onehot) * (1.0 / targets.size)
 '''
 HINTS = (
     "Take one position first: its loss is log(sum_j exp(z_j)) - z_t.",
@@ -42,15 +43,17 @@ HINTS = (
     "targets.",
 )
 MISTAKES = (
-    Mistake("mean forgotten", "return (p - onehot) / targets.size", "return p - onehot",
+    Mistake("mean forgotten", "return (p - onehot) * (1.0 / targets.size)", "return p - onehot",
             "The loss averages over N positions, so its gradient is divided by N = targets.size."),
     Mistake("sign flipped", "(p - onehot)", "(onehot - p)",
             "The gradient is softmax minus onehot: raising the target's logit must lower the loss."),
-    Mistake("divided by V", "/ targets.size", "/ p.shape[-1]",
+    Mistake("divided by V", "* (1.0 / targets.size)", "/ p.shape[-1]",
             "Divide by the number of positions N = targets.size (the loss is a mean over positions), not by V."),
-    Mistake("no maximum subtracted", "np.exp(logits - logits.max(axis=-1, keepdims=True))", "np.exp(logits)",
-            "exp overflows to inf for logits above ~709 and inf / inf is nan: subtract each row's maximum before "
-            "the exponential (the softmax does not change)."),
+    Mistake("no maximum subtracted",
+            "    lse = logits.max(axis=-1, keepdims=True)\n    lse = lse + np.log(np.exp(logits - lse)",
+            "    lse = np.log(np.exp(logits)",
+            "exp overflows to inf for logits above ~709, and every probability of that row comes out 0 (or nan): "
+            "subtract each row's maximum before the exponential (the softmax does not change)."),
 )
 GRADCHECK = Gradcheck(forward="cross_entropy", args=("logits", "targets"), wrt=("logits",), upstream=None)
 

@@ -15,12 +15,12 @@ shape of `x` (any shape), from the upstream gradient `dy`. Derive `gelu'`; the h
 last one gives the formula. Arrays are float64 (NumPy's default); leave the inputs unchanged."""
 SOLUTION = '''\
 def gelu(x):
-    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x * x * x)))
 
 
 def gelu_backward(dy, x):
     """dy and x have the same shape. Return dx."""
-    t = np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3))
+    t = np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x * x * x))
     dt_dx = (1.0 - t ** 2) * np.sqrt(2.0 / np.pi) * (1.0 + 3 * 0.044715 * x ** 2)
     return dy * (0.5 * (1.0 + t) + 0.5 * x * dt_dx)
 '''

@@ -15,7 +15,7 @@ Write `gelu(x)` returning GPT-2's GELU of every entry of `x` (any shape, entries
 SOLUTION = '''\
 def gelu(x):
     """Elementwise GELU, tanh approximation. Return y with the shape of x."""
-    inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)
+    inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x * x * x)
     return 0.5 * x * (1.0 + np.tanh(inner))
 '''
 HINTS = (
@@ -23,12 +23,12 @@ HINTS = (
     "The cubic term is `0.044715 * x ** 3`, inside the bracket that is scaled by sqrt(2 / pi).",
 )
 MISTAKES = (
-    Mistake("square instead of cube", "0.044715 * x ** 3", "0.044715 * x ** 2",
+    Mistake("square instead of cube", "0.044715 * x * x * x", "0.044715 * x ** 2",
             "The correction term is cubic: `0.044715 * x ** 3`."),
     Mistake("half forgotten", "return 0.5 * x * (1.0 + np.tanh(inner))", "return x * (1.0 + np.tanh(inner))",
             "Without the factor 0.5, GELU would approach 2x for large x instead of x."),
-    Mistake("sqrt(2/pi) forgotten", "inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)",
-            "inner = x + 0.044715 * x ** 3", "The argument of tanh is scaled by sqrt(2 / pi)."),
+    Mistake("sqrt(2/pi) forgotten", "inner = np.sqrt(2.0 / np.pi) * (x + 0.044715 * x * x * x)",
+            "inner = x + 0.044715 * x * x * x", "The argument of tanh is scaled by sqrt(2 / pi)."),
 )
 
 

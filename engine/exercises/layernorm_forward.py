@@ -20,7 +20,7 @@ def layernorm_forward(x, gamma, beta, eps=1e-5):
     """x: (..., d), gamma and beta: (d,). Return y with the shape of x."""
     mean = x.mean(axis=-1, keepdims=True)
     var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
-    x_hat = (x - mean) / np.sqrt(var + eps)
+    x_hat = (x - mean) * (1.0 / np.sqrt(var + eps))
     return gamma * x_hat + beta
 '''
 HINTS = (

@@ -23,7 +23,7 @@ def linear_backward(dY, X, W, b):
     """dY: (B, T, n_out), X: (B, T, n_in), W: (n_in, n_out). Return (dX, dW, db)."""
     X2 = X.reshape(-1, X.shape[-1])
     dY2 = dY.reshape(-1, dY.shape[-1])
-    dX = dY @ W.T
+    dX = (dY2 @ W.T).reshape(X.shape)
     dW = X2.T @ dY2
     db = dY2.sum(axis=0)
     return dX, dW, db

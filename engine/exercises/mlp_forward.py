@@ -18,7 +18,7 @@ SOLUTION = '''\
 def mlp_forward(x, ff1_w, ff1_b, ff2_w, ff2_b):
     """x: (..., d), ff1_w: (d, F), ff1_b: (F,), ff2_w: (F, d), ff2_b: (d,). Return y (..., d)."""
     h = x @ ff1_w + ff1_b
-    a = 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))
+    a = 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h * h * h)))
     return a @ ff2_w + ff2_b
 '''
 HINTS = (
@@ -28,7 +28,7 @@ HINTS = (
 MISTAKES = (
     Mistake("no activation", "return a @ ff2_w + ff2_b", "return h @ ff2_w + ff2_b",
             "The GELU between the two linear layers is missing; without it the two collapse into one linear map."),
-    Mistake("ReLU instead of GELU", "a = 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))",
+    Mistake("ReLU instead of GELU", "a = 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h * h * h)))",
             "a = np.maximum(h, 0.0)",
             "This model uses GPT-2's GELU (tanh form), not ReLU: the two differ for inputs near and below 0."),
 )

@@ -103,14 +103,14 @@ def generation_step(params, config, vocab, run, prompt, temperature, top_k, seed
         ids, used, _ = read_prompt(prompt, vocab, config.seq_len)
         steps = generate_steps(params, config, ids, np.random.default_rng(seed), temperature, top_k, kv_cache=True)
         _run.clear()
-        _run.update(id=run, steps=steps, text="")
+        _run.update(id=run, steps=steps, text="", prompt=prompt)
     logits, new_id = next(_run["steps"])
     character = vocab[new_id]
     _run["text"] += character
     nxt = top_characters(sampling_distribution(logits, temperature, top_k), vocab)  # what it was drawn from
     return {"character": character, "text": _run["text"], "next": nxt,
             "html": {"next": panels.next_panel(nxt, len(_run["text"]), character),
-                     "generated": panels.generated(_run["text"])}}
+                     "generated": panels.generated(_run["prompt"], _run["text"])}}
 
 
 def _settings(request):

@@ -62,12 +62,14 @@ def attention_panel(attention, used, seq_len):
     return "".join(blocks)
 
 
-def rms_panel(rms):
-    """The residual stream's RMS per position, one line per stage."""
+def rms_panel(rms, used):
+    """The residual stream's RMS per position, one line per stage, each position named by its character of
+    ``used`` (the prompt as the model read it)."""
     positions = list(range(len(rms[0])))
     series = [("after the embedding" if i == 0 else f"after block {i}", positions, values)
               for i, values in enumerate(rms)]
-    return line_chart(series, "position", "RMS of the residual stream")
+    characters = [(i, VISIBLE.get(ch, ch)) for i, ch in zip(positions, used)]  # line_chart escapes its labels
+    return line_chart(series, "character of the prompt", "RMS of the residual stream", x_ticks=characters)
 
 
 def next_panel(nxt, step=0, character=""):
@@ -82,9 +84,9 @@ def next_panel(nxt, step=0, character=""):
             f'<th scope="col">bar</th><th scope="col">probability</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
-def generated(text):
-    """The characters generated so far, blanks made visible."""
-    return "".join(shown(ch) for ch in text)
+def generated(prompt, text):
+    """The prompt, greyed, and the characters generated after it so far, as plain text (the box keeps line breaks)."""
+    return f'<span class="lw-inside-prompt-text">{escape(prompt)}</span>{escape(text)}'
 
 
 def generate_panel():
@@ -106,7 +108,7 @@ def prompt_panels(used, ids, attention, rms, nxt, config):
     """Every panel that depends on the prompt, by the name of its container on the page."""
     return {"tokens": tokens_panel(used, ids, config.seq_len),
             "attention": attention_panel(attention, used, config.seq_len),
-            "rms": rms_panel(rms),
+            "rms": rms_panel(rms, used),
             "next": next_panel(nxt)}
 
 

@@ -112,8 +112,9 @@ SITEMAP_READ = """{
 
 
 def _watch(browser, site, **context_options):
-    """A fresh context (empty storage) whose page must end with no request leaving localhost."""
-    context = browser.new_context(**context_options)
+    """A fresh context (empty storage) whose page must end with no request leaving localhost. The site's service
+    worker is blocked (test_offline.py tests it): a test sees the network as the page's first visit does."""
+    context = browser.new_context(service_workers="block", **context_options)
     context.add_init_script(SITEMAP_READ)
     context.add_init_script(reports_device(4))
     page = context.new_page()

@@ -4,8 +4,8 @@ import pytest
 
 def exercise_page(site, exercise_id):
     """Site-relative path of the page holding ``exercise_id``, or skip."""
-    for html in sorted(site.root.rglob("index.html")):
-        if f'data-exercise="{exercise_id}"' in html.read_text(encoding="utf-8") and "practice/index.html" not in str(html):
+    for html in sorted(site.root.rglob("index.html")):  # the exercise's anchor: other pages only link to it
+        if f'id="exercise-{exercise_id}"' in html.read_text(encoding="utf-8"):
             return html.parent.relative_to(site.root).as_posix() + "/"
     pytest.skip(f"no page shows the exercise {exercise_id}")
 

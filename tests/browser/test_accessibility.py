@@ -20,8 +20,11 @@ PAGES = {
     "training": "model/training/",
     "build-your-gpt": "model/build-your-gpt/",
     "norms-source": "source/engine/norms/",
+    "rope": "layers/rope/",
+    "tokenizer": "layers/tokenizer/",
+    "modern-block": "model/modern_block/",
 }
-WIDGET_PAGES = ["layernorm", "attention", "embedding", "model", "training"]
+WIDGET_PAGES = ["layernorm", "attention", "embedding", "model", "training", "rope", "modern-block"]
 PALETTES = {"light": "default", "dark": "slate"}  # prefers-color-scheme -> mkdocs-material scheme
 
 RENDER_EVERY_BLOCK = ".md-content__inner > * { content-visibility: visible !important; }"

@@ -1,9 +1,11 @@
-"""Build your GPT in real Chromium: without JavaScript the list, the engine's curve and its sample; with
-PYODIDE_DIST (marked live) an exercise passed in its editor becomes yours, Check, Train with Pause / Resume / Stop
-following the engine's curve, a function raising mid-run and an endless loop stopped, widgets answering meanwhile.
+"""Build your GPT in real Chromium: without JavaScript the grouped list, the engine's curve and its sample; with
+PYODIDE_DIST (marked live) a layer, AdamW and the sampler passed in their editors become yours, Check, Train with
+Pause / Resume / Stop following the engine's curve, Generate drawing with the learner's sampler, a function raising
+mid-run and an endless loop stopped, widgets answering meanwhile.
 
-One exercise is passed by typing in its editor (tests/browser/practice_pages.py); the functions that raise or loop
-mid-run are put in storage directly, as a pass records them, since typing them adds nothing the first test lacks."""
+Three exercises are passed by typing in their editors (tests/browser/practice_pages.py); the functions that raise or
+loop mid-run are put in storage directly, as a pass records them, since typing them adds nothing the first test
+lacks."""
 import json
 
 import pytest
@@ -13,7 +15,7 @@ from test_practice import edit_widget_cell
 
 from engine import exercises
 from engine.__main__ import main
-from engine.capstone import DEFAULTS, layers
+from engine.capstone import CONFIG, DEFAULTS, layers, structure
 from engine.capstone.reference import key
 from engine.checkpoint import load_checkpoint
 from engine.examples import run
@@ -76,13 +78,21 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
     page.goto(site.url + PAGE)
     rows = page.locator(".lw-capstone__function")
     assert rows.count() == len(layers.exercise_ids())
+    headings = page.locator(".lw-capstone__part th").all_text_contents()
+    assert headings == [heading for _, heading in structure.PARTS]
+    assert page.locator(".lw-capstone__count").text_content().startswith("0 of ")
     assert set(rows.locator(".lw-capstone__source").all_text_contents()) == {"the engine's"}
     link = page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] a')
     assert link.get_attribute("href") == "../../layers/layernorm/#exercise-layernorm-forward"
     reference = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))["reference"][key(**DEFAULTS)]
     points = page.locator(".lw-capstone__reference").get_attribute("points").split()
     assert len(points) == DEFAULTS["steps"] == len(reference["train"])
-    assert page.locator(".lw-capstone__samples samp").text_content() == reference["sample"]
+    shown = page.locator(".lw-capstone__engine-sample samp").text_content()  # on one line, its breaks written as verse's
+    assert shown.replace(" // ", "\n\n").replace(" / ", "\n") == reference["sample"]
+    # what good looks like: the engine's own validation loss at the end of the default run, and the trained model's
+    expect = page.locator(".lw-capstone__expect").text_content()
+    assert f"after {DEFAULTS['steps']} steps" in expect and f"{reference['val'][-1][1]:.4f}" in expect
+    assert page.locator(".lw-capstone__expect a").get_attribute("href") == "../inside/"
     assert "need JavaScript and the live engine" in status(page)
     assert all(page.locator(f".lw-capstone__{name}").is_disabled() for name in ("check", "train", "download"))
     context.close()
@@ -103,24 +113,29 @@ def test_back_after_instant_navigation_to_a_page_without_practice_the_page_is_se
 
 
 @pytest.mark.live
-def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_stop(live, watched, tmp_path):
+def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_and_generate(live, watched, tmp_path):
     page = watched.page
-    exercise = open_exercise(page, live, "layernorm-forward")
-    type_code(page, exercise, exercises.get("layernorm-forward").SOLUTION)
-    assert run_and_wait(page, exercise) == "Passed. Well done."
+    typed = ("layernorm-forward", "adamw-step", "sample-next")  # a layer, the optimiser and the sampler
+    for exercise_id in typed:
+        exercise = open_exercise(page, live, exercise_id)
+        type_code(page, exercise, exercises.get(exercise_id).SOLUTION)
+        assert run_and_wait(page, exercise) == "Passed. Well done.", exercise_id
 
     open_capstone(page, live)
     page.evaluate("() => { window.__shifts = 0; new PerformanceObserver((list) => { for (const entry of "
                   "list.getEntries()) if (!entry.hadRecentInput) window.__shifts += entry.value; })"
                   ".observe({type: 'layout-shift', buffered: true}); }")
     sources = page.evaluate("Layerwise.capstone.sources")
-    assert sources["layernorm_forward"] == "yours"
-    assert {name for name, source in sources.items() if source == "yours"} == {"layernorm_forward"}
+    assert {name for name, source in sources.items() if source == "yours"} == {"layernorm_forward", "adamw_step",
+                                                                                "sample_next"}
+    assert sources["attention_step"] == "engine" and set(sources.values()) == {"yours", "engine"}
+    total = page.locator(".lw-capstone__count").get_attribute("data-total")
+    assert page.locator(".lw-capstone__count strong").text_content() == f"3 of {total}"
 
     click(page, "check")
     assert wait_state(page, ["idle"]) == "idle"
     assert page.evaluate("Layerwise.capstone.check.ok") is True
-    assert status(page).startswith("Your 1 function and the engine's agree inside the model")
+    assert status(page).startswith("Your 3 functions and the engine's agree inside the model")
 
     page.select_option(".lw-capstone__steps", "100")
     click(page, "train")
@@ -131,13 +146,22 @@ def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_st
     paused_at = page.evaluate("Layerwise.capstone.step")
     page.wait_for_timeout(1000)
     assert page.evaluate("Layerwise.capstone.step") == paused_at
+    # one number: the status and the step shown agree, whatever landed after Pause
+    assert status(page) == f"Paused after step {paused_at}. Resume goes on from there."
+    assert page.locator(".lw-capstone__step").text_content() == f"{paused_at} / 100"
     click(page, "resume")
-    page.wait_for_function("Layerwise.capstone.step >= 45", timeout=60_000)
+    page.wait_for_function("Layerwise.capstone.step >= 55", timeout=60_000)
     click(page, "stop")
     assert wait_state(page, ["stopped"]) == "stopped"
     hook = page.evaluate("({losses: Layerwise.capstone.losses, reference: Layerwise.capstone.reference, "
                          "step: Layerwise.capstone.step, samples: Layerwise.capstone.samples})")
-    assert len(hook["losses"]) == hook["step"] >= 45
+    assert len(hook["losses"]) == hook["step"] >= 55
+    # every sample whole, in the slot of its step (the newest first), none cut by its box
+    slots = page.evaluate("[...document.querySelectorAll('.lw-capstone__sample-slot')].map(li => [li.dataset.step, "
+                          "li.querySelector('samp').textContent, li.scrollHeight <= li.clientHeight + 1])")
+    assert [int(step) for step, _, _ in slots] == [200, 150, 100, 50]
+    assert slots[3][1].replace(" // ", "\n\n").replace(" / ", "\n") == hook["samples"][0]
+    assert all(whole for _, _, whole in slots)
     expected = page_reference(page, 100)
     assert hook["reference"] == expected
     # Pyodide's NumPy sums in another order than CPython's: the curves agree to round-off, not bit for bit
@@ -167,6 +191,18 @@ def test_a_passed_exercise_is_yours_checked_and_trained_with_pause_resume_and_st
     assert step == hook["step"] and config.vocab_size == len(vocab)
     assert main(["talk", "--checkpoint", str(path), "--prompt", "Shall I", "--tokens", "5"]) == 0
     assert not unload_asks(page)
+
+    click(page, "generate")  # the model trained so far, drawn by the sampler typed above
+    assert wait_state(page, ["stopped"]) == "stopped"
+    generated = page.evaluate("Layerwise.capstone.generated")
+    tokens = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))["generate"]["tokens"]
+    assert generated["problem"] is None and len(generated["text"]) == tokens
+    # every character: one draw by your sampler, and your LayerNorm twice per block and once at the end of a forward
+    norms = (2 * CONFIG.num_layers + 1) * tokens
+    assert generated["calls"] == {"sample-next": tokens, "layernorm-forward": norms} and generated["cached"] is False
+    assert status(page).startswith(f"Generated {tokens} characters with your sample_next ({tokens} draws)")
+    assert page.locator(".lw-capstone__generated").text_content() == "Shall I " + generated["text"]
+    assert page.evaluate("window.__shifts") == 0
 
     page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] input').check()
     assert page.evaluate("Layerwise.capstone.sources.layernorm_forward") == "engine"

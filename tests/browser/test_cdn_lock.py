@@ -49,7 +49,7 @@ def test_numpy_comes_from_the_cdn_and_the_engine_from_the_site(browser, cdn_site
         else:
             route.fulfill(status=404, body="not on the stand-in CDN")
 
-    context = browser.new_context()
+    context = browser.new_context(service_workers="block")  # test_offline.py tests what it keeps
     requests = []
     context.on("request", lambda request: requests.append(request.url))
     context.route(CDN + "**", stand_in_cdn)

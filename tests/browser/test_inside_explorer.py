@@ -63,7 +63,26 @@ def test_the_page_is_complete_without_javascript(browser, site):
     shown = page.locator(".lw-inside-tokens tr").nth(2).locator("td").all_text_contents()
     assert shown[:16] == [str(i) for _, i in expected["tokens"]]
     assert "uses the last 16" in page.text_content("#lw-inside-message")
+    # the residual stream's chart names each position by its character
+    shown_characters = [analysis.panels.VISIBLE.get(ch, ch) for ch, _ in expected["tokens"]]
+    labels = page.locator(".lw-inside-rms svg text").all_text_contents()
+    assert "character of the prompt" in labels
+    assert any(labels[i:i + len(shown_characters)] == shown_characters for i in range(len(labels)))
     context.close()
+
+
+def test_a_prompt_typed_while_the_engine_loads_is_kept_and_said(watched, site):
+    page = watched.page
+    watched.context.route("**/layerwise/worker.js", lambda route: None)  # held: the engine stays loading
+    page.goto(site.url + PATH)
+    message = page.locator("#lw-inside-message")
+    page.wait_for_function("document.querySelector('#lw-inside-message').textContent.includes('Loading the live engine')")
+    page.fill("#lw-inside-prompt", "")
+    page.locator("#lw-inside-prompt").press_sequentially("Love is", delay=120)  # at a person's pace
+    said = message.text_content()
+    assert said.startswith("Your edit is kept") and "Loading the live engine" in said, said
+    assert "of your" not in said  # no note about the default prompt the reader replaced
+    assert page.locator("#lw-inside-generate").is_disabled()
 
 
 @pytest.mark.live
@@ -86,6 +105,12 @@ def test_typing_updates_every_panel_with_the_engines_numbers(live, watched):
     page.wait_for_function("window.Layerwise.explorer.temperature === 0.5")
     hot = page.evaluate("window.Layerwise.explorer.next")
     assert [ch for ch, _ in hot] == [ch for ch, _ in shown["next"]] and hot[0][1] > shown["next"][0][1]
+    count = answers(page)
+    page.fill("#lw-inside-temperature", "")  # emptied, or text the number field drops: not "got 0.0"
+    assert page.text_content("#lw-inside-message") == "Temperature is empty or not a number: type one from 0.05 to 10."
+    page.fill("#lw-inside-temperature", "0")
+    assert page.text_content("#lw-inside-message") == "Temperature must be from 0.05 to 10, got 0."
+    assert page.locator("#lw-inside-generate").is_disabled() and answers(page) == count  # Python was not asked
     assert page.evaluate(MOVED) == [], "an answer moved the page"
 
 
@@ -116,10 +141,14 @@ def test_generate_streams_characters_with_each_steps_distribution(live, watched)
     page.click("#lw-inside-generate")
     page.wait_for_function("(window.Layerwise.explorer.generated || '').length === 40", timeout=90_000)
     lengths = page.evaluate("window.__lengths")
-    assert sorted(set(lengths)) == list(range(1, 41)), "the characters did not arrive one at a time"
+    assert sorted(set(lengths)) == list(range(len("Thou art") + 1, len("Thou art") + 41)), \
+        "the characters did not arrive one at a time"
     params, config, vocab = model()
     expected = generate_text(params, config, vocab, "Thou art", 40, seed=5)[len("Thou art"):]
     assert page.evaluate("window.Layerwise.explorer.generated") == expected
+    # the prompt (greyed) and then the continuation, as plain text: no ␣ or ↵ in place of blanks
+    assert page.text_content("#lw-inside-generated") == "Thou art" + expected
+    assert page.text_content("#lw-inside-generated .lw-inside-prompt-text") == "Thou art"
     assert page.text_content(".lw-inside-next caption").startswith("Step 40: the distribution")
     assert page.evaluate(MOVED) == [], "an answer moved the page"
 

@@ -104,39 +104,28 @@ def test_four_input_columns_fit_a_phone_and_a_wider_matrix_says_it_scrolls(watch
     assert grown["scrolls"] and "scrolls sideways" in grown["cue"], grown
 
 
-TIP = """([el, cell]) => (""" + UNDER + """)([el, cell, el.querySelector('.lw-grid-tip')])"""
+KEYS = """el => { const keys = el.querySelector('.lw-keys'), r = keys.getBoundingClientRect();
+                    const inputs = el.querySelector('.lw-inputs').getBoundingClientRect();
+                    return {text: keys.textContent, shown: r.height > 0 && getComputedStyle(keys).display !== 'none',
+                            underInputs: r.top >= inputs.bottom - 0.5}; }"""
 
 
-def test_the_keys_are_shown_once_under_the_first_matrix_entered_and_nothing_moves(watched, site):
+def test_the_keys_are_shown_under_the_inputs_before_any_press_and_stay_while_typing(watched, site):
     page = watched.page
     page.set_viewport_size(DESKTOP)
     open_without_engine(watched, site, "linear")
     widget = page.locator('.lw-widget[data-kind="linear"]').first
-    first = widget.locator('.lw-cell[data-input="X"][data-row="0"][data-col="0"]')
-    first.scroll_into_view_if_needed()
+    widget.scroll_into_view_if_needed()
     assert wait_for_engine(page)["state"] == "failed"  # its notice comes before the measurement
+    keys = widget.evaluate(KEYS)
+    assert keys["shown"] and keys["underInputs"], keys  # a mouse user sees them without pressing anything
+    assert all(key in keys["text"] for key in ("arrow keys", "F2", "Esc", "Tab")), keys
     before = widget.evaluate(LAYOUT)
-    first.click()
-    seen = page.evaluate(TIP, [widget.element_handle(), first.element_handle()])
-    assert seen["visible"] and all(key in seen["text"] for key in ("Arrows", "F2", "Esc", "Tab")), seen
-    assert 0 <= seen["gap"] <= 8 and seen["inside"] and seen["clickThrough"], seen
-    assert widget.evaluate(LAYOUT) == before, "the tip moved the cells or the outputs"
-    page.keyboard.press("Tab")  # out of the matrix, to its resize buttons: the tip goes
-    assert not page.evaluate(TIP, [widget.element_handle(), first.element_handle()])["visible"]
-    other = widget.locator('.lw-cell[data-input="W"][data-row="0"][data-col="0"]')
-    other.click()  # once per page
-    assert not page.evaluate(TIP, [widget.element_handle(), other.element_handle()])["visible"]
-
-
-def test_the_keys_tip_goes_at_the_first_edit(watched, site):
-    page = watched.page
-    open_without_engine(watched, site, "linear")
-    widget = page.locator('.lw-widget[data-kind="linear"]').first
     cell = widget.locator('.lw-cell[data-input="W"][data-row="1"][data-col="2"]')
-    cell.focus()
-    assert page.evaluate(TIP, [widget.element_handle(), cell.element_handle()])["visible"]
-    page.keyboard.type("7")
-    assert not page.evaluate(TIP, [widget.element_handle(), cell.element_handle()])["visible"]
+    cell.click()
+    assert widget.evaluate(LAYOUT) == before, "entering a matrix moved the cells or the outputs"
+    page.keyboard.type("7", delay=120)
+    assert widget.evaluate(KEYS)["shown"]  # the one-time tip this replaced went at the first key
     # screen readers have the keys all along, as every grid's description
     help_id = widget.locator("table[role=grid]").first.get_attribute("aria-describedby")
     assert "Tab leaves the matrix" in page.locator(f"#{help_id}").text_content()

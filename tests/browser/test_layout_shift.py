@@ -15,7 +15,8 @@ from layerwise_build.livewidgets.serve import SiteHandler, start_server
 pytestmark = pytest.mark.browser
 
 MAX_CLS = 0.02
-PAGES = ["layers/layernorm/", "layers/attention/", "layers/embedding/", "model/model/"]
+PAGES = ["layers/layernorm/", "layers/attention/", "layers/embedding/", "model/model/", "layers/gqa/",
+         "model/modern_block/"]
 VIEWPORTS = {"phone": {"width": 412, "height": 915}, "desktop": {"width": 1280, "height": 800}}
 
 # Installed before any page script: every layout-shift entry from the first paint on (buffered), with what moved.
@@ -148,7 +149,7 @@ def test_the_static_starter_takes_the_place_its_editor_will(browser, site, viewp
     page.goto(site.url + path)
     before = page.evaluate(CODE_BOXES)
     static.close()
-    live = browser.new_context(viewport=VIEWPORTS[viewport])
+    live = browser.new_context(viewport=VIEWPORTS[viewport], service_workers="block")
     page = live.new_page()
     page.goto(site.url + path)
     for exercise in page.locator(".lw-exercise").all():
@@ -172,7 +173,7 @@ def test_the_header_is_drawn_as_the_themes_script_will_leave_it(browser, site, v
     """The theme's script runs after the first paint (every script is deferred): what it shows in the header (the
     search box, shown only with JavaScript) must already have its place when no script file has run yet, or the
     palette toggle beside it moves sideways (a 0.0009 shift Build your GPT's test caught)."""
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], service_workers="block")
     page = context.new_page()
     context.route("**/*.js", lambda route: route.abort())  # the page as its first paint finds it
     page.goto(site.url + "layers/layernorm/")
@@ -224,7 +225,7 @@ def test_no_frame_is_drawn_before_the_header_is_whole(browser, site, viewport):
     yet, or the toggle moves sideways when it comes (what Build your GPT's zero-shift check caught on a busy machine).
     An animation frame callback runs only for a frame the browser is about to draw."""
     server = start_server(site.root, handler=StallInTheHeader)
-    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    context = browser.new_context(viewport=VIEWPORTS[viewport], service_workers="block")
     page = context.new_page()
     page.add_init_script(RECORD_HEADER_FRAMES + RECORD_SHIFTS)
     page.goto(f"http://127.0.0.1:{server.server_port}/layers/layernorm/", wait_until="load")

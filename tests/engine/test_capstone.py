@@ -7,14 +7,15 @@ import tempfile
 import numpy as np
 import pytest
 
-from engine import exercises, model
+from engine import exercises, model, norms
 from engine.capstone import CONFIG, layers, session, settings
-from engine.capstone.check import check, fixed_batch
-from engine.capstone.learner import NotPassing, define, define_all
-from engine.capstone.swap import swapped
+from engine.capstone.check import check, checked_params, fixed_batch
+from engine.capstone.learner import NotPassing, define, define_all, given
+from engine.capstone.swap import swapped, views
 from engine.checkpoint import load_checkpoint
 from engine.data import build_vocab, encode, load_corpus, split_ids
 from engine.errors import ConfigError
+from engine.generate import generate_text
 from engine.train import TrainRun, train, train_step
 
 TEXT = load_corpus()
@@ -156,5 +157,221 @@ def test_code_that_no_longer_passes_is_refused_with_its_reason():
 
 
 def test_settings_outside_the_offered_ones_are_refused():
-    with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, got 150"):
+    with pytest.raises(ConfigError, match="Build your GPT: steps must be one of 100, 200, 1000, got 150"):
         settings(150, 3e-3, 0)
+
+
+COMPOSITIONS = ("attention-head-backward", "attention-forward", "attention-backward", "block-forward",
+                "block-backward", "model-backward")
+# Where a wrong function is met first: forwards in block 0 (the forward's first block), backwards in block 1 (the
+# backward's first), the model's backward outside the blocks.
+FIRST_MET = {"attention-head-backward": "block 1", "attention-forward": "block 0", "attention-backward": "block 1",
+             "block-forward": "block 0", "block-backward": "block 1", "model-backward": "outside the blocks"}
+
+
+def composed(exercise_id, source):
+    """A composition's function made as Build your GPT makes it (its given names call the model), ungraded."""
+    namespace = {"np": np, **given(exercises.get(exercise_id))}
+    exec(compile(source, "<test>", "exec"), namespace)
+    return namespace[exercises.get(exercise_id).FUNCTION]
+
+
+def test_every_solution_swapped_in_reproduces_engine_train_bit_for_bit():
+    # the solutions follow the engine's order of operations (x * x * x, a reciprocal multiplied, rows flattened for
+    # a linear layer's products, the gradients' dict order), so not one bit of a loss moves in 100 steps
+    run_settings = settings(100, 3e-3, 1)
+    expected = train(CONFIG, TEXT, run_settings, out=io.StringIO()).history
+    run = TrainRun(CONFIG, TEXT, run_settings)
+    with swapped(define_all(SOLUTIONS)) as context:
+        context.name_params(run.params)
+        while not run.done:
+            train_step(run)
+    assert run.history == expected
+
+
+@pytest.mark.parametrize("exercise_id,name", [(i, m.name) for i in COMPOSITIONS for m in exercises.get(i).MISTAKES])
+def test_every_known_mistake_of_a_composition_is_named_with_its_block(exercise_id, name):
+    exercise = exercises.get(exercise_id)
+    result = check({exercise_id: composed(exercise_id, mistake(exercise_id, name))}, MODEL, BATCH)
+    culprit = result["culprit"]
+    assert not result["ok"]
+    assert culprit["function"] == exercise.FUNCTION
+    assert culprit["where"].startswith(FIRST_MET[exercise_id])
+    assert culprit["problem"] == f"{culprit['output']} differs from the engine's by up to {culprit['largest']:.3g}"
+
+
+def test_a_block_backward_that_assigns_instead_of_adding_is_named_as_the_block_over_right_leaves():
+    leaves = ("layernorm-forward", "layernorm-backward", "linear-forward", "linear-backward", "attention-head",
+              "attention-head-backward", "softmax-forward", "softmax-backward", "attention-forward",
+              "attention-backward", "block-forward", "gelu-forward", "gelu-backward")
+    functions = define_all({i: SOLUTIONS[i] for i in leaves})
+    functions["block-backward"] = composed("block-backward", mistake(
+        "block-backward", "the MLP's skip gradient assigned instead of added"))
+    result = check(functions, MODEL, BATCH)
+    culprit = result["culprit"]
+    assert (culprit["function"], culprit["output"]) == ("block_backward", "dx")
+    assert culprit["where"].startswith("block 1 (parameters b1.ln1_g, b1.ln1_b, b1.wq,")
+    assert culprit["problem"] == f"dx differs from the engine's by up to {culprit['largest']:.3g}"
+
+
+def test_a_right_block_over_a_wrong_leaf_names_the_leaf():
+    functions = {"block-forward": define("block-forward", SOLUTIONS["block-forward"]),
+                 "layernorm-forward": learner_function("layernorm-forward",
+                                                       mistake("layernorm-forward", "unbiased variance"))}
+    culprit = check(functions, MODEL, BATCH)["culprit"]
+    assert (culprit["function"], culprit["where"]) == ("layernorm_forward", "block 0 (parameters b0.ln1_g, b0.ln1_b)")
+
+
+def test_a_learners_model_backward_hands_each_block_its_index():
+    # the model's backward slices stacked parameters for block_backward; the wrong block is still found as block 1
+    functions = {"model-backward": define("model-backward", SOLUTIONS["model-backward"]),
+                 "block-backward": composed("block-backward", mistake(
+                     "block-backward", "the attention's skip gradient forgotten"))}
+    culprit = check(functions, MODEL, BATCH)["culprit"]
+    assert culprit["function"] == "block_backward"
+    assert culprit["where"] == "block 1"  # its arguments are slices of the stacked arrays, not the model's own
+
+
+def test_the_views_call_the_engine_outside_a_swap():
+    rng = np.random.default_rng(0)
+    x, gamma, beta = rng.normal(size=(2, 3, 4)), rng.normal(size=4), rng.normal(size=4)
+    view = views()
+    np.testing.assert_array_equal(view["layernorm_forward"](x, gamma, beta), norms.layernorm_forward(x, gamma, beta)[0])
+    dx, dgamma, dbeta = view["layernorm_backward"](x, x, gamma, beta)
+    expected = norms.layernorm_backward(x, norms.layernorm_forward(x, gamma, beta)[1])
+    for got, want in zip((dx, dgamma, dbeta), expected):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_the_check_runs_on_gains_and_biases_that_differ():
+    # at initialisation ln1 and ln2 are both (1, 0): taking one for the other would compute the engine's numbers
+    params = checked_params(MODEL)
+    assert not np.array_equal(params["b0.ln1_g"], params["b0.ln2_g"])
+    assert not np.array_equal(params["b0.bk"], params["b0.bv"])
+
+
+def test_the_worker_checks_a_passed_composition_as_the_page_sends_it():
+    sources = {i: SOLUTIONS[i] for i in ("block-forward", "block-backward", "model-backward", "layernorm-backward")}
+    answer = json.loads(session.check_json(json.dumps(sources)))
+    assert answer["ok"] is True and answer["culprit"] is None
+
+
+def test_your_optimiser_and_sampler_train_and_sample_as_the_engine_bit_for_bit():
+    expected = train(CONFIG, TEXT, settings(100, 3e-3, 0), out=io.StringIO()).history
+    sources = {i: SOLUTIONS[i] for i in ("adamw-step", "sample-next")}
+    assert json.loads(session.start_json(json.dumps({"sources": sources, "steps": 100, "lr": 3e-3, "seed": 0})))["ok"]
+    losses, samples = [], []
+    while True:
+        chunk = json.loads(session.run_json(100, 60_000))
+        losses += chunk["losses"]
+        samples += chunk["samples"]
+        if chunk["done"]:
+            break
+    assert losses == expected["train_loss"]
+    engine_run = TrainRun(CONFIG, TEXT, settings(100, 3e-3, 0))
+    while not engine_run.done:
+        train_step(engine_run)
+    assert samples[-1] == [100, session._sample(engine_run)]  # the engine's sampler on the engine's model
+
+
+def test_weight_decay_on_every_parameter_changes_the_run():
+    wrong = {"adamw-step": learner_function("adamw-step", mistake("adamw-step", "weight decay on every parameter"))}
+    run_settings = settings(100, 3e-3, 0)
+    engine_run, your_run = TrainRun(CONFIG, TEXT, run_settings), TrainRun(CONFIG, TEXT, run_settings)
+    train_step(engine_run)
+    with swapped(wrong):
+        train_step(your_run)
+    assert np.array_equal(your_run.params["b0.wq"], engine_run.params["b0.wq"])  # matrices: as the engine
+    assert not np.array_equal(your_run.params["b0.ln1_g"], engine_run.params["b0.ln1_g"])  # a gain decayed too
+
+
+def generated(budget_ms=60_000, **request):
+    answer = json.loads(session.generate_start_json(json.dumps({"prompt": "Shall I ", "tokens": 40, "temperature": 0.8,
+                                                                "top_k": 10, "top_p": 0.9, "seed": 3, **request})))
+    if not answer["ok"]:
+        return answer
+    text, calls = [], {}
+    while True:
+        chunk = json.loads(session.generate_next_json(budget_ms))
+        text.append(chunk["text"])
+        for exercise_id, count in chunk["calls"].items():
+            calls[exercise_id] = calls.get(exercise_id, 0) + count
+        if chunk["done"]:
+            return {**answer, "text": "".join(text), "problem": chunk["problem"], "calls": calls}
+
+
+def test_generate_streams_your_sampler_and_decode_step_as_the_engine_generates():
+    session._current.clear()  # as in a fresh worker
+    assert json.loads(session.generate_start_json(json.dumps({"prompt": "x"})))["problem"] == ("there is no model "
+                                                                                              "yet: train first")
+    sources = {i: SOLUTIONS[i] for i in ("sample-next", "kv-decode-step")}
+    assert json.loads(session.start_json(json.dumps({"sources": sources, "steps": 100, "lr": 1e-2, "seed": 0})))["ok"]
+    json.loads(session.run_json(60, 60_000))
+    run = session._current["run"]
+    expected = generate_text(run.params, run.config, run.vocab, "Shall I ", 40, seed=3, temperature=0.8, top_k=10,
+                             top_p=0.9)[len("Shall I "):]
+    whole = generated()
+    assert whole["cached"] and whole["text"] == expected and len(expected) == 40  # 40 > seq_len: the window slides
+    # one draw per character; a decode step per block and position, the cache filled again after every slide
+    assert whole["calls"]["sample-next"] == 40 and whole["calls"]["kv-decode-step"] > 40 * CONFIG.num_layers
+    assert generated(budget_ms=0)["text"] == expected  # one character a chunk
+    refused = generated(prompt="\u00e9")
+    assert refused["ok"] is False and "\u00e9" in refused["problem"]
+
+
+def test_a_sampler_that_raises_while_generating_is_named():
+    source = SOLUTIONS["sample-next"].replace("    z = logits / temperature", "    if top_p == 0.55:\n        raise "
+                                              "ValueError('half')\n    z = logits / temperature")
+    assert json.loads(session.start_json(json.dumps({"sources": {"sample-next": source}, "steps": 100, "lr": 1e-2,
+                                                     "seed": 0})))["ok"]
+    json.loads(session.run_json(5, 60_000))
+    result = generated(top_p=0.55)
+    assert result["problem"] == ("your sample_next raised ValueError: half outside the blocks, given logits (60,), rng "
+                                 "(a random generator), temperature 0.8, top_k 10, top_p 0.55 while "
+                                 "generating")
+
+
+def checked(functions):
+    from engine.capstone.check_loop import check_loop
+    return check_loop(functions, MODEL, BATCH)
+
+
+def test_the_loop_functions_solutions_agree_and_each_known_mistake_is_named():
+    loop = ("adamw-step", "sample-next", "kv-decode-step")
+    assert checked({i: define(i, SOLUTIONS[i]) for i in loop}) is None
+    decay = checked({"adamw-step": learner_function("adamw-step", mistake("adamw-step",
+                                                                          "weight decay on every parameter"))})
+    assert (decay["function"], decay["where"]) == ("adamw_step", "the optimiser (parameter b0.ln1_g)")  # first 1-D
+    assert decay["problem"].startswith('params["b0.ln1_g"] differs from the engine\'s by up to ')
+    for name in ("no bias correction", "eps inside the square root", "decay of the updated weight"):
+        assert checked({"adamw-step": learner_function("adamw-step", mistake("adamw-step", name))}), name
+    # ("top-k keeps exactly k positions" differs only where logits tie, which a trained model's never do)
+    for name in ("temperature multiplies", "top-p stops before reaching p", "the most likely id instead of a draw",
+                 "a uniform draw"):
+        culprit = checked({"sample-next": learner_function("sample-next", mistake("sample-next", name))})
+        assert culprit and culprit["function"] == "sample_next", name
+    for name in ("scaled by sqrt(d)", "a causal mask on the one new row", "the new key put first"):
+        culprit = checked({"kv-decode-step": learner_function("kv-decode-step", mistake("kv-decode-step", name))})
+        assert culprit and culprit["where"] == "generation with the KV cache (every block)", name
+
+
+def test_the_check_json_names_your_optimiser_after_the_model_agrees():
+    source = mistake("adamw-step", "no bias correction")
+    answer = json.loads(session.check_json(json.dumps({"adamw-step": source})))
+    assert answer["ok"] is False and answer["problem"].startswith("your adamw_step does not pass")  # graded first
+    functions = {"adamw-step": learner_function("adamw-step", source)}
+    result = check(functions, MODEL, BATCH)
+    assert result["ok"]  # the loss and gradients never see the optimiser
+    assert checked(functions)["function"] == "adamw_step"
+
+
+def test_every_function_of_the_registry_has_its_place_in_the_models_structure():
+    from engine.capstone import structure
+    assert structure.unplaced() == []
+    rows = [row for _, _, part in structure.parts() for row in part]
+    expected = [layer.exercise_forward for layer in layers.LAYERS] + [
+        layer.exercise_backward for layer in layers.LAYERS if layer.backward] + [p.exercise for p in layers.PLAIN]
+    assert sorted(map(str, (row.exercise for row in rows))) == sorted(map(str, expected))  # each once, none lost
+    placed = {row.exercise: key for key, _, part in structure.parts() for row in part}
+    assert (placed["softmax-forward"], placed["layernorm-backward"], placed["adamw-step"], placed["sample-next"],
+            placed["mlp-forward"]) == ("attention", "backward", "optimiser", "sampler", "mlp")

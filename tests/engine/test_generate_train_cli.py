@@ -6,6 +6,7 @@ import pytest
 
 from engine import model
 from engine.__main__ import main
+from engine.checkpoint import load_checkpoint
 from engine.config import GPTConfig
 from engine.errors import LayerwiseError, VocabularyError
 from engine.generate import generate, generate_text, sample_next, sampling_distribution
@@ -45,7 +46,33 @@ def test_sampling_distribution_worked_by_hand():
     assert draws == [int(np.random.default_rng(s).choice(3, p=probs)) for s in range(50)]
 
 
+def test_top_p_worked_by_hand():
+    logits = np.log([0.5, 0.3, 0.15, 0.05])  # softmax gives back these probabilities
+    # 0.5 alone is below 0.7; with 0.3 the sum is 0.8: those two stay, renormalised to 0.5/0.8 and 0.3/0.8
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.7), [0.625, 0.375, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.45), [1, 0, 0, 0], atol=1e-15)
+    # 0.5 + 0.3 + 0.15 = 0.95 < 0.96: all four are needed
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.96), [0.5, 0.3, 0.15, 0.05], rtol=1e-12)
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=1.0), [0.5, 0.3, 0.15, 0.05], rtol=1e-12)
+    # top-k first (k = 3: 0.5, 0.3, 0.15 renormalised over 0.95), then top-p 0.8 on those: 0.5/0.95 = 0.526 is short,
+    # adding 0.3/0.95 gives 0.842 >= 0.8, so the first two stay: 0.5/0.8 and 0.3/0.8 again
+    np.testing.assert_allclose(sampling_distribution(logits, top_k=3, top_p=0.8), [0.625, 0.375, 0, 0], atol=1e-15)
+
+
+def test_top_p_keeps_ties_with_the_last_id_needed():
+    logits = np.log([0.4, 0.2, 0.2, 0.2])
+    # 0.4 + 0.2 reaches 0.5 with any one of the three 0.2s; all three tie with it, so all three stay
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.5), [0.4, 0.2, 0.2, 0.2], rtol=1e-12)
+    np.testing.assert_allclose(sampling_distribution(logits, top_p=0.3), [1, 0, 0, 0], atol=1e-15)
+    # temperature 0.5 squares the weights: 0.16, 0.04, 0.04, 0.04 over 0.28; 0.16/0.28 = 0.571 >= 0.55 alone
+    np.testing.assert_allclose(sampling_distribution(logits, temperature=0.5, top_p=0.55), [1, 0, 0, 0], atol=1e-15)
+    draws = {sample_next(logits, np.random.default_rng(s), top_p=0.3) for s in range(50)}
+    assert draws == {0}
+
+
 @pytest.mark.parametrize("kwargs, message", [
+    ({"top_p": 0}, r"sampling_distribution: top_p must be None or a number in \(0, 1\], got 0"),
+    ({"top_p": 1.5}, r"top_p must be None or a number in \(0, 1\], got 1.5"),
     ({"temperature": 0}, r"sampling_distribution: temperature must be a finite number > 0, got 0"),
     ({"temperature": float("nan")}, r"temperature must be a finite number > 0, got nan"),
     ({"top_k": 5}, r"sampling_distribution: top_k must be None or an integer in \[1, 4\], got 5"),
@@ -143,6 +170,30 @@ def test_command_line_train_then_talk(tmp_path, capsys):
     assert main(talk) == 0 and main(talk + ["--kv-cache"]) == 0
     plain, cached = capsys.readouterr().out.splitlines()[-2:]
     assert plain == cached
+    assert main(talk + ["--top-p", "0.9"]) == 0
+    assert capsys.readouterr().out.startswith("the ")
+    assert main(talk + ["--top-p", "2"]) == 2
+    assert "error: sampling_distribution: top_p must be None or a number in (0, 1], got 2.0" in capsys.readouterr().err
+
+
+def test_command_line_resumes_a_checkpoint(tmp_path, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(TEXT, encoding="utf-8")
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    sizes = ["--set", "emb_dim=8", "--set", "num_heads=2", "--set", "ff_dim=16", "--set", "num_layers=1"]
+    assert main(["train", "--corpus", str(corpus), "--steps", "3", "--out", str(first), *sizes]) == 0
+    resume = ["train", "--corpus", str(corpus), "--steps", "2", "--resume", str(first), "--out", str(second)]
+    assert main(resume) == 0
+    params, config, vocab, _ = load_checkpoint(str(first))
+    resumed, resumed_config, resumed_vocab, step = load_checkpoint(str(second))
+    assert (resumed_config, resumed_vocab, step) == (config, vocab, 2)  # the sizes and vocabulary came along
+    assert all(resumed[name].shape == p.shape and not np.array_equal(resumed[name], p) for name, p in params.items())
+    assert main(resume + ["--set", "emb_dim=16"]) == 2
+    assert "--set cannot change a resumed model's sizes" in capsys.readouterr().err
+    other = tmp_path / "other.txt"
+    other.write_text(TEXT + "Z", encoding="utf-8")
+    assert main(["train", "--corpus", str(other), "--steps", "1", "--resume", str(first), "--out", str(second)]) == 2
+    assert "train: the text's characters are not the model's vocabulary" in capsys.readouterr().err
 
 
 def test_command_line_errors_are_reported_not_raised(tmp_path, capsys):

@@ -6,7 +6,7 @@ from engine import model
 from engine.config import GPT2_SMALL, GPTConfig
 from engine.errors import LayerwiseError
 from engine.generate import generate
-from engine.kv_cache import attention_step_forward, cache_floats, decode_step, prefill
+from engine.kv_cache import attention_step_forward, cache_floats, decode_step, prefill, prefill_by_steps
 
 V = 13
 # xavier weights are far larger than gpt2's 0.02, so the next-id distributions are peaked, not nearly uniform
@@ -98,3 +98,15 @@ def test_one_attention_step_is_the_last_row_of_full_causal_attention():
     np.testing.assert_allclose(y[:, 0], full[:, -1], rtol=0, atol=1e-12)
     np.testing.assert_allclose(k, split_heads(x @ weights["wk"] + weights["bk"], H), rtol=0, atol=1e-12)
     assert v.shape == (1, H, T, d // H)
+
+
+def test_a_cache_filled_step_by_step_is_the_prefills():
+    params = model.init_params(BASE, seed=6)
+    ids = np.random.default_rng(7).integers(0, V, size=(2, 5))  # (B, T)
+    logits, past = prefill(params, ids, BASE)
+    stepped_logits, stepped = prefill_by_steps(params, ids, BASE)
+    np.testing.assert_allclose(stepped_logits, logits, rtol=0, atol=1e-12)
+    for (k, v), (k_stepped, v_stepped) in zip(past, stepped):
+        assert k_stepped.shape == k.shape == (2, BASE.num_heads, 5, BASE.emb_dim // BASE.num_heads)
+        np.testing.assert_allclose(k_stepped, k, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(v_stepped, v, rtol=0, atol=1e-12)

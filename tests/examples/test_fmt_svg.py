@@ -6,7 +6,7 @@ import numpy as np
 
 import pytest
 
-from engine.examples.fmt import format_compact, format_input, format_number, format_short
+from engine.examples.fmt import format_compact, format_input, format_number, format_short, quoted_line
 from engine.examples.svg import heat_map, line_chart
 from wcag import relative_luminance
 
@@ -26,6 +26,10 @@ def test_format_compact_and_input():
     assert [format_compact(v) for v in (2.0, -0.5, 1 / 3, -1.5e-7)] == ["2", "(-0.5)", "0.3333", "(-1.5e-07)"]
     assert [format_short(v) for v in (2.0, -0.5, 1e-9, 7.97e11)] == ["2", "-0.5", "1e-09", "7.97e+11"]
     assert [format_input(v) for v in (1.0, 0.1, -2.5, 1e20)] == ["1", "0.1", "-2.5", "1e+20"]
+
+
+def test_sampled_text_is_quoted_on_one_line_with_its_breaks_written_as_in_verse():
+    assert quoted_line("ve\nWde the\n\nAnd") == "\u201cve / Wde the // And\u201d"  # not 've\\nWde' (a repr)
 
 
 def test_svg_is_well_formed_and_escapes_labels():
@@ -73,6 +77,20 @@ def test_linear_ticks_are_round_and_negatives_read_with_a_minus_sign():
     labels = [label for _, _, label in texts(chart)]
     assert "-0.5" in labels and "0.5" in labels and "-1" in labels and "1" in labels
     assert not any("(" in label for label in labels)
+
+
+def test_the_y_axis_runs_to_a_round_tick_above_the_highest_point_and_x_ticks_can_be_named():
+    # peaks of 0.68 (the residual stream's RMS): before, the axis ended at 0.68, the line touched the frame and the
+    # highest tick read 0.6
+    chart = line_chart([("rms", [0, 1, 2], [0.13, 0.68, 0.41])], "x", "y", x_ticks=[(0, "a"), (1, "␣"), (2, "<")])
+    root = ET.fromstring(chart)
+    frame = root.find(SVG + "rect")
+    top = float(frame.get("y"))
+    line = [float(point.split(",")[1]) for point in root.find(SVG + "polyline").get("points").split()]
+    assert min(line) > top + 5  # headroom above the peak
+    y_ticks = [float(label) for x, _, label in texts(chart) if re.fullmatch(r"[\d.]+", label)]
+    assert max(y_ticks) >= 0.68 and 0.6 in y_ticks
+    assert [label for label in (t for _, _, t in texts(chart)) if label in ("a", "␣", "<")] == ["a", "␣", "<"]
 
 
 def test_legend_sits_below_the_plot_area_and_the_chart_scales_with_its_column():

@@ -54,10 +54,16 @@ def test_frequencies_count_the_very_draws_sample_next_makes(temperature, top_k, 
     assert raw_values(run("generation", inputs), "frequencies") == expected.tolist()
 
 
+def unquoted(note):
+    """The text a note quotes on one line, “…” with its line breaks written " / " (stanzas " // "), as it was."""
+    quoted = note.split(": ", 1)[1]
+    assert quoted[0] == "\u201c" and quoted[-1] == "\u201d" and "\\n" not in quoted, quoted  # no repr's backslashes
+    return quoted[1:-1].replace(" // ", "\n\n").replace(" / ", "\n")
+
+
 def test_text_comes_from_the_trained_tiny_model():
     result = run("generation", DEFAULTS)
-    text = eval(result["notes"][0].split(": ", 1)[1])  # noqa: S307 - the note prints the repr of the text
-    greedy = eval(result["notes"][1].split(": ", 1)[1])  # noqa: S307
+    text, greedy = (unquoted(note) for note in result["notes"][:2])
     for sample in (text, greedy):
         assert sample.startswith(PROMPT) and len(sample) == len(PROMPT) + NEW_CHARACTERS
         assert set(sample) <= set(load_corpus())

@@ -296,3 +296,43 @@ def test_a_backward_that_writes_into_its_inputs_fails_naming_the_input():
         "On a 2×4 input with gamma = (1, 2, 3, 4), `layernorm_backward` changed its input `x` in place. Leave the "
         "caller's arrays as they were: the model still needs them after this call. Work on new arrays "
         "(`x = x - ...` rather than `x -= ...`).")
+
+
+ADAMW_HEAD = "def adamw_step(params, grads, m, v, t, lr, weight_decay, beta1=0.9, beta2=0.95, eps=1e-8):\n"
+ADAMW_FIRST = "On the first step (t = 1) of a 1×2 weight and a bias, lr 0.01, weight_decay 0.1"
+
+
+def test_dict_outputs_are_compared_key_by_key_and_shown_by_key():
+    # first step, g = (0.1, -0.3): m = 0.1 g, and the step moves w by lr * g / |g| plus the decay lr * 0.1 * w
+    source = ADAMW_HEAD + ("    w = params['w'] - 0.01 * np.sign(grads['w']) - 0.001 * params['w']\n"
+                           "    return {'w': w, 'b': params['b'] - 0.01}, {'w': 0.1 * grads['w'], 'b': 0.1 * grads['b']}, "
+                           "{'w': 0.05 * grads['w'] ** 2, 'b': 0.05 * grads['b']}\n")
+    result = grade(source, "adamw-step")
+    failure = result["failure"]
+    assert failure["message"] == f"{ADAMW_FIRST}, `v[\"b\"]` is wrong in 1 of 1 entries."  # 0.05 * 0.2, not 0.002
+    assert failure["expected"] == {"name": 'v["b"]', "cells": [["0.0020"]]}
+    assert failure["got"] == {"name": 'v["b"]', "cells": [["0.0100"]]}
+    assert [item["name"] for item in failure["inputs"][:4]] == ['params["w"]', 'params["b"]', 'grads["w"]',
+                                                                 'grads["b"]']
+
+
+def test_a_dict_output_with_other_keys_or_none_at_all_is_named():
+    lacks = grade(ADAMW_HEAD + "    return {'w': params['w']}, m, v\n", "adamw-step")["failure"]["message"]
+    assert lacks == f"{ADAMW_FIRST}, `params` should have the keys 'w', 'b'; it lacks 'b'."
+    extra = grade(ADAMW_HEAD + "    return {**params, 'c': params['b']}, m, v\n", "adamw-step")["failure"]["message"]
+    assert extra == f"{ADAMW_FIRST}, `params` should have the keys 'w', 'b'; it also has 'c'."
+    array = grade(ADAMW_HEAD + "    return params['w'], m, v\n", "adamw-step")["failure"]["message"]
+    assert array == f"{ADAMW_FIRST}, `params` should be a dict with the keys 'w', 'b', but it is an array of shape (1, 2)."
+    text = grade(ADAMW_HEAD + "    return {'w': 'w', 'b': params['b']}, m, v\n", "adamw-step")["failure"]["message"]
+    assert text == '`params["w"]` should be a NumPy array of numbers, but it is not.'
+
+
+def test_a_dict_input_changed_in_place_is_named_unless_allowed():
+    solution = exercises.get("adamw-step").SOLUTION
+    returning = "    return new_params, new_m, new_v\n"
+    changed = grade(solution.replace(returning, "    grads.pop('b')\n" + returning), "adamw-step")
+    assert changed["failure"]["message"] == (
+        f"{ADAMW_FIRST}, `adamw_step` changed its input `grads` in place. Leave the caller's arrays as they were: the "
+        "model still needs them after this call. Work on new arrays (`grads = grads - ...` rather than `grads -= ...`).")
+    allowed = solution.replace(returning, "    m.clear()\n    m.update(new_m)\n    return new_params, m, new_v\n")
+    assert grade(allowed, "adamw-step")["passed"]  # the statement lets the moments be updated in place

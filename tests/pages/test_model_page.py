@@ -27,7 +27,10 @@ def test_configuration_table():
                           "layernorm", "gelu", "pre", "gpt2", "0.0", "float64"]
     assert config.GPTConfig().to_dict() == dict(vocab_size=None, seq_len=T, emb_dim=d, num_heads=H, ff_dim=F,
                                                 num_layers=L, norm="layernorm", activation="gelu", placement="pre",
-                                                init="gpt2", dropout=0.0, dtype="float64")
+                                                init="gpt2", dropout=0.0, dtype="float64",
+                                                # the modern switches, at GPT-2's choices (their own page)
+                                                positions="learned", rope_base=10000.0, ffn="mlp", kv_heads=None,
+                                                tokenizer="char")
 
 
 def test_parameter_table_shapes_and_sizes():

@@ -52,6 +52,7 @@ def test_the_toy_project_gets_source_pages_and_links_and_none_of_the_parts_left_
     (OPTIONS + "\n      inside: maybe", "option 'inside': the module maybe is not in the package 'toy'"),
     (OPTIONS + "\n      practice: toy.exercises", "option 'practice': there is no module toy.exercises: neither"),
     (OPTIONS + "\n      widgets: no-such-folder", "option 'widgets': The path '*/project/no-such-folder' isn't an existing"),
+    (OPTIONS + "\n      offline: true", "option 'offline': needs the option 'widgets' too"),
     (OPTIONS + "\n      notebook: [layers]", "Plugin 'layerwise' option 'notebook': Unrecognised configuration name"),
     ("tests: tests", "option 'package': Required configuration not provided"),
 ])

@@ -89,3 +89,18 @@ export function chunkResult(json) {
                                                      && isText(pair[1])),
   }, "the training chunk");
 }
+
+/* engine.capstone.session.generate_start_json's dict: {ok, cached} or {ok: false, problem}. */
+export function generateStartResult(json) {
+  const result = checked(parsed(json), { ok: isFlag, problem: maybe(isText) }, "the generation's start");
+  return result.ok ? checked(result, { cached: isFlag }, "the generation's start") : result;
+}
+
+/* The next characters of a generation: {text, done, problem, calls}, calls {exercise id: count}. */
+export function generateChunkResult(json) {
+  const result = checked(parsed(json), {
+    text: isText, done: isFlag, problem: maybe(isText),
+    calls: (calls) => isObject(calls) && Object.values(calls).every(isCount),
+  }, "the generated characters");
+  return { ...result, text: cut(result.text), problem: result.problem && cut(result.problem) };
+}

@@ -3,7 +3,9 @@
  * again. A chunk ends before a step would take it past CHUNK_BUDGET_MS, so progress arrives several times a second;
  * a chunk that does not come back at all (the worker stops a learner's Python loop itself after 3 s; a hang inside
  * NumPy it cannot) terminates the worker, and the next request starts a fresh one. */
-import { Unreadable, checkResult, chunkResult, startResult } from "./answers.js";
+import {
+  Unreadable, checkResult, chunkResult, generateChunkResult, generateStartResult, startResult,
+} from "./answers.js";
 import { ask } from "./engine.js";
 
 export const CHUNK_BUDGET_MS = 200; // with the next step predicted from the last, chunks stay under ~250 ms
@@ -25,6 +27,21 @@ export function checkpointBytes() {
     if (!(data instanceof Uint8Array)) throw new Unreadable("no checkpoint bytes");
     return data;
   });
+}
+
+/* Generation from the model in the worker: `request` {prompt, tokens, temperature, top_k, top_p, seed}; onText(text)
+ * gets the characters as they come. Resolves with {problem, cached, calls}: calls counts each of the learner's
+ * functions that ran (exercise id -> calls). */
+export async function generateText(request, onText) {
+  const start = await capstone({ op: "generate", json: JSON.stringify(request) }, SETUP_LIMIT_MS, generateStartResult);
+  if (!start.ok) return { problem: start.problem, cached: false, calls: {} };
+  const calls = {};
+  for (;;) {
+    const chunk = await capstone({ op: "more", budgetMs: CHUNK_BUDGET_MS }, CHUNK_LIMIT_MS, generateChunkResult);
+    for (const [id, count] of Object.entries(chunk.calls)) calls[id] = (calls[id] || 0) + count;
+    if (chunk.text) onText(chunk.text);
+    if (chunk.problem || chunk.done) return { problem: chunk.problem, cached: start.cached, calls };
+  }
 }
 
 export class TrainingRun {

@@ -1,23 +1,26 @@
 /* "Build your GPT" on its page: which of the model's functions are the learner's (passed exercises in this
  * browser's storage, minus those switched back to the engine's), the Check, and a training run drawn as it goes.
  * The build rendered every box at its final size; this only fills texts, points and buttons' states.
- * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, timeline}; timeline:
+ * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, generated, timeline};
+ * generated: {text, calls, cached, problem} of the last Generate; timeline:
  * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark).
  * The run outlives the page's content: the worker keeps its model, so coming back (instant navigation) shows it
- * again, Download included, and leaving the site or reloading with a model not yet downloaded asks first. */
-import { TrainingRun, checkAssembly, checkpointBytes } from "./capstone-run.js";
+ * again, Download and Generate included, and leaving the site or reloading with a model not yet downloaded asks
+ * first. */
+import { TrainingRun, checkAssembly, checkpointBytes, generateText } from "./capstone-run.js";
 import { LossChart } from "./capstone-chart.js";
 import { onEngineChange } from "./engine.js";
 import { loadEngineInstead, loadExercise, saveEngineInstead } from "./storage.js";
 
-const BUTTONS = ["check", "train", "pause", "resume", "stop", "download"];
+const BUTTONS = ["check", "train", "pause", "resume", "stop", "download", "generate"];
 const STATS = ["step", "loss", "val", "speed", "elapsed", "remaining", "apart"];
 let current = null; // the Capstone of the page set up last, which the run's progress goes to
 const ENABLED = { // which buttons work in each state of the run
-  idle: ["check", "train"], starting: ["stop"], running: ["pause", "stop"], paused: ["resume", "stop", "download"],
-  done: ["check", "train", "download"], stopped: ["check", "train", "download"], failed: ["check", "train"],
-  checking: [],
+  idle: ["check", "train"], starting: ["stop"], running: ["pause", "stop"],
+  paused: ["resume", "stop", "download", "generate"], done: ["check", "train", "download", "generate"],
+  stopped: ["check", "train", "download", "generate"], failed: ["check", "train"], checking: [], generating: [],
 };
+const GENERATE_SETTINGS = ["prompt", "temperature", "top_k", "top_p"];
 
 function seconds(ms) {
   return `${(ms / 1000).toFixed(1)} s`;
@@ -30,8 +33,12 @@ class Capstone {
     this.part = (name) => el.querySelector(`.lw-capstone__${name}`);
     this.buttons = Object.fromEntries(BUTTONS.map((name) => [name, this.part(name)]));
     this.selects = ["steps", "lr", "seed"].map((name) => this.part(name));
+    this.generateSettings = GENERATE_SETTINGS.map((name) => this.part(name));
+    this.generated = { text: "", calls: {}, cached: false, problem: null };
     this.chart = new LossChart(this.part("chart"));
     this.rows = [...document.querySelectorAll(".lw-capstone__function")];
+    this.engineOnly = [...document.querySelectorAll(".lw-capstone__engine-only")];
+    this.count = document.querySelector(".lw-capstone__count");
     this.engineInstead = new Set(loadEngineInstead());
     this.state = "idle";
     this.run = null;
@@ -52,6 +59,7 @@ class Capstone {
     on("resume", () => this.run && this.run.resume());
     on("stop", () => this.run && this.run.stop());
     on("download", () => this.download());
+    on("generate", () => this.generate());
     onEngineChange((client) => {
       if (client.state === "loading" && (this.state === "starting" || this.state === "checking")) {
         this.say(`Starting Python in this tab (a few seconds the first time): ${client.stage || "starting"}…`);
@@ -71,7 +79,8 @@ class Capstone {
   /* The run of the page left before, with what it showed (its content was replaced, the worker kept the model). */
   adopt(previous) {
     this.run = previous.run;
-    for (const name of ["losses", "samples", "apart", "timeline", "lastCheck"]) this[name] = previous[name];
+    const kept = ["losses", "samples", "apart", "timeline", "lastCheck", "generated"];
+    for (const name of kept) this[name] = previous[name];
     const { steps, lr, seed } = this.run.settings;
     this.selects.forEach((select, i) => {
       const option = [...select.options].find((o) => Number(o.value) === [steps, lr, seed][i]);
@@ -79,7 +88,11 @@ class Capstone {
     });
     this.showReference();
     this.chart.append(0, this.losses);
-    this.part("samples").replaceChildren(...previous.part("samples").childNodes);
+    for (const slot of previous.part("samples").querySelectorAll(".lw-capstone__sample-slot")) {
+      const mine = this.part("samples").querySelector(`[data-step="${slot.dataset.step}"] samp`);
+      if (mine) mine.textContent = slot.querySelector("samp").textContent;
+    }
+    this.part("generated").textContent = previous.part("generated").textContent;
     for (const name of STATS) this.stat(name, previous.part(name).textContent);
     this.say(previous.part("status").textContent);
     this.setState(this.run.state);
@@ -114,6 +127,10 @@ class Capstone {
       box.disabled = !passed || this.busy();
       row.querySelector(".lw-capstone__switch").dataset.shown = String(passed);
     }
+    if (this.count) {
+      const yours = this.rows.filter((row) => row.dataset.source === "yours").length;
+      this.count.querySelector("strong").textContent = `${yours} of ${this.count.dataset.total}`; // same width
+    }
   }
 
   switchSource(row, toEngine) {
@@ -133,12 +150,17 @@ class Capstone {
     return this.data.reference[`${steps}-${lr}-${seed}`];
   }
 
+  /* The engine's run for the chosen settings: its curve, what to expect and its line among the samples. */
   showReference() {
-    this.chart.reset(this.settings().steps, this.reference().train);
+    const reference = this.reference();
+    this.chart.reset(this.settings().steps, reference.train);
+    for (const span of this.el.querySelectorAll(".lw-capstone__expect-steps")) span.textContent = this.settings().steps;
+    this.part("expect-val").textContent = reference.val[reference.val.length - 1][1].toFixed(4);
+    this.part("engine-sample").querySelector("samp").textContent = oneLine(reference.sample);
   }
 
   busy() {
-    return ["starting", "running", "paused", "checking"].includes(this.state);
+    return ["starting", "running", "paused", "checking", "generating"].includes(this.state);
   }
 
   setState(state) {
@@ -148,6 +170,7 @@ class Capstone {
       this.buttons[name].disabled = !ENABLED[state].includes(name) || (name === "download" && !hasModel);
     }
     for (const select of this.selects) select.disabled = this.busy();
+    for (const control of this.generateSettings) control.disabled = !ENABLED[state].includes("generate") || !hasModel;
     this.showSources();
   }
 
@@ -184,14 +207,14 @@ class Capstone {
     this.samples = [];
     this.apart = 0;
     this.timeline = [[performance.now(), 0]];
-    this.part("samples").replaceChildren();
+    for (const slot of this.part("samples").querySelectorAll(".lw-capstone__sample-slot samp")) slot.textContent = "–";
     for (const name of STATS) this.stat(name, "–");
     // to the page showing this run: this one, or the one that adopted it after instant navigation
     const shown = (action) => (...args) => { if (current && current.run === run) action(current, ...args); };
     const run = new TrainingRun({
       onState: shown((page, state) => {
         page.setState(state);
-        if (state === "paused") page.say(`Paused after step ${run.step}. Resume goes on from there.`);
+        if (state === "paused") page.sayPaused(run.step);
       }),
       onChunk: shown((page, chunk) => page.showChunk(chunk, settings, reference)),
       onEnd: shown((page, state, message) => page.say(endText(state, message, run, page.apart))),
@@ -231,16 +254,46 @@ class Capstone {
     this.stat("apart", apartText(this.apart));
     for (const [step, text] of chunk.samples) {
       this.samples.push(text);
-      const item = document.createElement("li");
-      const label = document.createElement("span");
-      label.className = "lw-capstone__sample-step";
-      label.textContent = `yours, step ${step}:`;
-      const sample = document.createElement("samp");
-      sample.textContent = text;
-      item.append(label, " ", sample);
-      this.part("samples").append(item);
+      this.showSample(step, text);
     }
     if (this.state === "running") this.say(`Training: step ${chunk.step} of ${settings.steps}.`);
+    if (this.state === "paused") this.sayPaused(chunk.step); // a chunk asked for before Pause landed
+  }
+
+  /* Each line in the slot the build made for its step, which has its room already: nothing below moves. */
+  showSample(step, text) {
+    this.part("samples").querySelector(`[data-step="${step}"] samp`).textContent = oneLine(text);
+  }
+
+  sayPaused(step) {
+    this.say(`Paused after step ${step}. Resume goes on from there.`);
+  }
+
+  /* The trained model continues the prompt, streamed as the worker writes it: your sampler when you passed it, your
+   * decode step and its cache when you passed that too (the worker counts the calls of each). */
+  async generate() {
+    const before = this.state;
+    const [prompt, temperature, topK, topP] = this.generateSettings.map((control) => control.value);
+    const output = this.part("generated");
+    output.textContent = prompt;
+    this.generated = { text: "", calls: {}, cached: false, problem: null };
+    this.setState("generating");
+    this.say("Generating…");
+    const request = { prompt, tokens: this.data.generate.tokens, temperature: Number(temperature),
+      top_k: Number(topK), top_p: Number(topP), seed: this.settings().seed };
+    try {
+      const result = await generateText(request, (text) => {
+        this.generated.text += text;
+        output.textContent += text;
+        output.scrollTop = output.scrollHeight;
+      });
+      Object.assign(this.generated, result);
+      this.say(result.problem ? `Generation stopped: ${result.problem}.` : generatedText(this.generated));
+    } catch (error) {
+      this.generated.problem = error.message;
+      this.say(`Generation stopped: ${error.message}. Its Python was shut down; train again to generate.`);
+    }
+    this.setState(before);
   }
 
   async download() {
@@ -269,12 +322,19 @@ class Capstone {
       get reference() { return capstone.reference().train; },
       get samples() { return capstone.samples; },
       get sources() {
-        return Object.fromEntries(capstone.rows.map((row) => [row.dataset.function, row.dataset.source]));
+        return Object.fromEntries([...capstone.engineOnly.map((row) => [row.dataset.function, "engine"]),
+          ...capstone.rows.map((row) => [row.dataset.function, row.dataset.source])]);
       },
       get check() { return capstone.lastCheck; },
+      get generated() { return capstone.generated; },
       get timeline() { return capstone.timeline; },
     };
   }
+}
+
+/* As page.py's one_line: line breaks written " / ", stanza breaks " // ". */
+function oneLine(sample) {
+  return sample.replace(/\n{2,}/g, " // ").replace(/\n/g, " / ");
 }
 
 function apartText(apart) {
@@ -295,6 +355,13 @@ function checkText(result, count) {
   if (culprit.error) return `Not the engine's result: ${culprit.problem}.`;
   return `Not the engine's result. The first function of yours that differs inside the model is ${culprit.function}, ` +
     `in ${culprit.where}, given ${culprit.shapes}: ${culprit.problem}.`;
+}
+
+function generatedText({ text, calls, cached }) {
+  const draws = calls["sample-next"] ? `your sample_next (${calls["sample-next"]} draws)` : "the engine's sampler";
+  const cache = cached ? `, and the KV cache with your attention_step (${calls["kv-decode-step"] || 0} calls)`
+    : ", without the KV cache (pass the decode step's exercise to use yours)";
+  return `Generated ${text.length} characters with ${draws}${cache}.`;
 }
 
 function endText(state, message, run, apart) {

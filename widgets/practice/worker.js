@@ -45,7 +45,8 @@ importScripts("../engine-loader.js"); // loadEngine, postStage, postFailure: sha
 
   /* "Build your GPT" (modules.capstone: engine.capstone.session): op "check" {json: sources}, "start" {json:
    * {sources, steps, lr, seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz
-   * bytes). */
+   * bytes), "generate" {json: {prompt, tokens, temperature, top_k, top_p, seed}}, "more" {budgetMs} (the next
+   * characters). */
   let capstone = null;
   function capstoneRequest({ id, op, json, maxSteps, budgetMs }) {
     try {
@@ -57,8 +58,12 @@ importScripts("../engine-loader.js"); // loadEngine, postStage, postFailure: sha
         reply({ type: "result", id, data }, [data.buffer]);
         return;
       }
-      const answer = op === "check" ? capstone.check_json(json) : op === "start" ? capstone.start_json(json)
-        : capstone.run_json(maxSteps, budgetMs);
+      const calls = {
+        check: () => capstone.check_json(json), start: () => capstone.start_json(json),
+        run: () => capstone.run_json(maxSteps, budgetMs), generate: () => capstone.generate_start_json(json),
+        more: () => capstone.generate_next_json(budgetMs),
+      };
+      const answer = calls[op]();
       reply({ type: "result", id, json: answer });
     } catch (error) {
       postFailure(id, error, reply);

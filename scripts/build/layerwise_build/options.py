@@ -98,6 +98,10 @@ class LayerwiseOptions(base.Config):
     capstone = c.Optional(ModuleName("engine.capstone"))
     """The module of the page "Build your GPT" (``engine.capstone``): the ```capstone fence, from its ``layers``
     and ``reference``; practice's worker runs its ``session``. Needs ``practice``."""
+    offline = c.Type(bool, default=False)
+    """On: the site is installable (a web app manifest, icons) and kept by a service worker after one visit, so its
+    pages, widgets, exercises and trainer work with the network off (``mkdocs serve`` keeps nothing). Needs
+    ``widgets``."""
 
     def problems(self):
         """(option, message) for each option given without the one it builds on."""
@@ -109,6 +113,8 @@ class LayerwiseOptions(base.Config):
                  ("practice", self.practice is not None, "widgets", self.widgets is not None, ships),
                  ("notebooks", bool(self.notebooks), "widgets", self.widgets is not None, ships),
                  ("inside", self.inside is not None, "widgets", self.widgets is not None, ships),
-                 ("capstone", self.capstone is not None, "practice", self.practice is not None, ships)]
+                 ("capstone", self.capstone is not None, "practice", self.practice is not None, ships),
+                 ("offline", self.offline, "widgets", self.widgets is not None, "it keeps the runtime that part "
+                  "ships")]
         return [(option, f"needs the option '{needed}' too ({why})")
                 for option, given, needed, present, why in needs if given and not present]

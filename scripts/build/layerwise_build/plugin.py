@@ -3,7 +3,8 @@
 Each part in ``parts/`` handles some of mkdocs' events; the plugin runs the parts its options switch on, for every
 event in this order, because later parts use what earlier ones made: the cross-linker (``site``, always) first, then
 the widgets, whose engine wheel, worker and engine-config.js practice, the notebooks and "Inside" use; "Build your
-GPT" (``capstone``) runs in practice's worker and after it.
+GPT" (``capstone``) runs in practice's worker and after it; ``offline`` lists every file the others wrote, so it
+runs last.
 """
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from mkdocs.config.base import ValidationError
 from mkdocs.plugins import BasePlugin
 
 from .options import LayerwiseOptions
-from .parts import capstone, inside, notebooks, practice, site, widgets
+from .parts import capstone, inside, notebooks, offline, practice, site, widgets
 
 
 class LayerwisePlugin(BasePlugin[LayerwiseOptions]):
@@ -25,7 +26,7 @@ class LayerwisePlugin(BasePlugin[LayerwiseOptions]):
         options = self.config
         switched = [(site, True), (widgets, options.widgets is not None), (practice, options.practice is not None),
                     (notebooks, bool(options.notebooks)), (inside, options.inside is not None),
-                    (capstone, options.capstone is not None)]
+                    (capstone, options.capstone is not None), (offline, options.offline)]
         return [part for part, on in switched if on]
 
     def _run(self, event, value, **kwargs):
@@ -36,6 +37,12 @@ class LayerwisePlugin(BasePlugin[LayerwiseOptions]):
                 result = handler(value, **kwargs)
                 value = value if result is None else result
         return value
+
+    def on_startup(self, *, command, dirty):
+        """`mkdocs serve` or a build: the offline part keeps nothing while an author edits."""
+        for part in self._parts():
+            if hasattr(part, "on_startup"):
+                part.on_startup(command)
 
     def on_config(self, config):
         root = Path(config.config_file_path).resolve().parent

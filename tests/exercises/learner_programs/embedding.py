@@ -116,4 +116,112 @@ def embed_tokens(ids, tok_emb, pos_emb):
 def embed_tokens(ids, tok_emb, pos_emb):
     return (tok_emb[ids] + pos_emb[:ids.shape[1]]).astype(np.float32)
 ''', f"On {SEQUENCES}, `x` has dtype float32 but should have dtype float64."),
+    Correct("bpe-merge", "minbpe's get_stats and merge", '''
+# after Karpathy's minbpe (MIT), basic.py: get_stats counts consecutive pairs in a dict, max(stats, key=stats.get)
+# picks the pair, merge replaces it left to right
+def get_stats(ids, counts=None):
+    counts = {} if counts is None else counts
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+
+def merge(ids, pair, idx):
+    newids = []
+    i = 0
+    while i < len(ids):
+        if ids[i] == pair[0] and i < len(ids) - 1 and ids[i + 1] == pair[1]:
+            newids.append(idx)
+            i += 2
+        else:
+            newids.append(ids[i])
+            i += 1
+    return newids
+
+def bpe_merge(ids, new_id):
+    ids = [int(i) for i in ids]
+    stats = get_stats(ids)
+    pair = max(stats, key=stats.get)
+    return np.array(pair), np.array(merge(ids, pair, new_id))
+'''),
+    Correct("bpe-merge", "collections.Counter and a skip flag", '''
+from collections import Counter
+
+def bpe_merge(ids, new_id):
+    ids = ids.tolist()
+    (pair, _), = Counter(zip(ids, ids[1:])).most_common(1)   # equal counts keep the order they were first met
+    merged, skip = [], False
+    for i, token in enumerate(ids):
+        if skip:
+            skip = False
+            continue
+        if tuple(ids[i:i + 2]) == pair:
+            merged.append(new_id)
+            skip = True
+        else:
+            merged.append(token)
+    return np.array(pair), np.array(merged)
+'''),
+    Correct("bpe-merge", "pair codes counted by np.unique, ties to the first index", '''
+def bpe_merge(ids, new_id):
+    base = int(ids.max()) + 1
+    codes = ids[:-1] * base + ids[1:]                      # one integer per adjacent pair
+    values, first, counts = np.unique(codes, return_index=True, return_counts=True)
+    best = np.flatnonzero(counts == counts.max())
+    code = values[best[np.argmin(first[best])]]            # among the most frequent, the one met first
+    pair = np.array([code // base, code % base])
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and ids[i] * base + ids[i + 1] == code:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return pair, np.array(out)
+'''),
+    Wrong("bpe-merge", "np.unique's sorted order breaks the ties", '''
+def bpe_merge(ids, new_id):
+    pairs, counts = np.unique(np.stack([ids[:-1], ids[1:]], axis=1), axis=0, return_counts=True)
+    pair = pairs[np.argmax(counts)]                        # the smallest of the most frequent pairs
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and ids[i] == pair[0] and ids[i + 1] == pair[1]:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return pair, np.array(out)
+''', "On three pairs tied, the one met first (1, 3) is neither the smallest nor the largest, `pair` is wrong in 2 of 2 "
+         "entries."),
+    # (1, 3), (3, 0), (0, 2) occur twice each: sorted, (0, 2) comes first, and both of its ids differ from (1, 3)
+    Wrong("bpe-merge", "only the first occurrence replaced, as str.replace(..., 1)", '''
+def bpe_merge(ids, new_id):
+    counts = {}
+    for a, b in zip(ids[:-1], ids[1:]):
+        counts[(a, b)] = counts.get((a, b), 0) + 1
+    pair = max(counts, key=counts.get)
+    for i in range(len(ids) - 1):
+        if (ids[i], ids[i + 1]) == pair:
+            return np.array(pair), np.concatenate([ids[:i], [new_id], ids[i + 2:]])
+''', "On \"the thee thou\" as ids (␣ 0, e 1, h 2, o 3, t 4, u 5): t h (4, 2) occurs 3 times, `merged` has shape (12,) "
+         "but should have shape (10,)."),
+    # t h occurs 3 times: replacing one of them removes one id, 13 - 1 = 12, where three replacements give 10
+    Wrong("bpe-merge", "merged from the right", '''
+def bpe_merge(ids, new_id):
+    counts = {}
+    for a, b in zip(ids[:-1], ids[1:]):
+        counts[(a, b)] = counts.get((a, b), 0) + 1
+    pair = max(counts, key=counts.get)
+    out, i = [], len(ids) - 1
+    while i >= 0:
+        if i >= 1 and (ids[i - 1], ids[i]) == pair:
+            out.append(new_id)
+            i -= 2
+        else:
+            out.append(ids[i])
+            i -= 1
+    return np.array(pair), np.array(out[::-1])
+''', "On three equal ids (0, 0, 0): the pair twice, merged once from the left, `merged` is wrong in 2 of 2 entries."),
+    # from the right, 0 0 0 becomes 0 new_id = (0, 1) instead of (1, 0): both entries differ
 ]

@@ -2,10 +2,12 @@
 a passed exercise), the training controls, the statistics, the chart with the engine's curve and its sample. Every
 box has its final size in the HTML, so the page's script only changes texts and points."""
 import json
+import re
 from html import escape
 
 from .chart import chart_svg
 
+COUNT_TEXT = "functions yours (a function becomes yours when you pass its exercise in this browser)."
 STATS = (("step", "Step"), ("loss", "Training loss"), ("val", "Validation loss"), ("speed", "Steps/s"),
          ("elapsed", "Elapsed"), ("remaining", "Remaining"), ("apart", "Apart from the engine's"))
 NEEDS = ("Checking and training need JavaScript and the live engine (Python with NumPy, loaded into this tab the "
@@ -13,22 +15,41 @@ NEEDS = ("Checking and training need JavaScript and the live engine (Python with
          "and the line its model wrote.")
 
 
+def _name(function):
+    """A function's name that a narrow column wraps after an underscore, never inside a word."""
+    return f'<code>{escape(function).replace("_", "_<wbr>")}</code>'
+
+
 def _row(function, role, exercise_id, link, title):
     if exercise_id is None:
-        return (f'<tr><td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
+        return (f'<tr class="lw-capstone__engine-only" data-function="{escape(function)}">'
+                f'<td>{_name(function)}</td><td>{escape(role)}</td>'
                 f'<td>the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span></td></tr>')
     return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" data-function="{escape(function)}">'
-            f'<td><code>{escape(function)}</code></td><td>{escape(role)}</td>'
+            f'<td>{_name(function)}</td><td>{escape(role)}</td>'
             f'<td><span class="lw-capstone__source">the engine\'s</span> '
             f'<label class="lw-capstone__switch"><input type="checkbox" disabled> use the engine\'s</label> '
             f'<a href="{escape(link)}">{escape(title)}</a></td></tr>')
 
 
-def functions_table(rows):
-    """rows: (function, role in the model, exercise id or None, link to the exercise, exercise title)."""
-    body = "".join(_row(*row) for row in rows)
-    return ('<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
-            f'<th>Comes from</th></tr></thead><tbody>{body}</tbody></table>')
+def _part(heading, rows):
+    body = "".join(_row(*row) for row in rows) or (
+        '<tr><td colspan="3" class="lw-capstone__why">no exercise writes a function of this part yet: it runs '
+        'inside the engine\'s own code</td></tr>')
+    return (f'<tbody><tr class="lw-capstone__part"><th colspan="3" scope="colgroup">{escape(heading)}</th></tr>'
+            f'{body}</tbody>')
+
+
+def functions_table(parts, engine_only):
+    """parts: ``[(heading, rows)]`` in the model's order, a row being (function, role in the model, exercise id or
+    None, link to the exercise, exercise title); engine_only: what stays the engine's whatever the learner writes."""
+    total = sum(len(rows) for _, rows in parts)
+    body = "".join(_part(heading, rows) for heading, rows in parts)
+    kept = "".join(f"<li>{escape(item)}</li>" for item in engine_only)
+    return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> {COUNT_TEXT}</p>'
+            '<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
+            f'<th>Comes from</th></tr></thead>{body}</table>'
+            f'<p>Whatever you write, these stay the engine\'s:</p><ul class="lw-capstone__engine-kept">{kept}</ul>')
 
 
 def _select(name, label, values, default):
@@ -37,13 +58,48 @@ def _select(name, label, values, default):
     return f'<label>{label} <select class="lw-capstone__{name}" disabled>{options}</select></label>'
 
 
+def _generate_controls(prompt, options):
+    """Prompt, temperature, top-k and top-p (``options``: engine.capstone.GENERATE) and the Generate button."""
+    def shown(name, value):
+        return "off" if (name == "top_k" and value == 0) or (name == "top_p" and value == 1.0) else value
+
+    selects = "".join(
+        f'<label>{label} <select class="lw-capstone__{name}" disabled>'
+        + "".join(f'<option value="{value}">{shown(name, value)}</option>' for value in options[name])
+        + "</select></label>" for name, label in (("temperature", "Temperature"), ("top_k", "Top-k"),
+                                                  ("top_p", "Top-p")))
+    return (f'<label>Prompt <input type="text" class="lw-capstone__prompt" value="{escape(prompt)}" maxlength="60" '
+            f'size="14" disabled></label>{selects}{_button("generate", "Generate")}')
+
+
 def _button(name, text):
     return f'<button type="button" class="lw-button lw-capstone__{name}" disabled>{escape(text)}</button>'
 
 
-def trainer_html(reference, choices, defaults, default_key, data):
-    """Controls, statistics, chart and samples; ``reference``: the engine's curves by setting key; ``data``: what
-    the page's script needs besides (sample and validation intervals)."""
+def expectation(curve, steps, trained_loss):
+    """What good looks like, from the engine's own run with the chosen settings (the page's script rewrites the two
+    spans when they change) and, when the site has one, the fully trained model of "Inside a trained model"."""
+    text = (f'<p class="lw-capstone__expect">What to expect: after <span class="lw-capstone__expect-steps">{steps}'
+            '</span> steps the engine\'s own run reaches a validation loss of <span class="lw-capstone__expect-val">'
+            f'{curve["val"][-1][1]:.4f}</span> and writes '
+            'word-shaped gibberish: spaces, capitals and letter clumps in roughly the right places, hardly a real '
+            'word. With correct functions yours matches it to round-off.')
+    if trained_loss is not None:
+        text += (' The model of <a href="../inside/">Inside a trained model</a>, trained much longer, reaches '
+                 f'{trained_loss:.4f} and writes lines that look like English verse.')
+    return text + "</p>"
+
+
+def one_line(sample):
+    """A sampled text on one line, its line breaks written as verse is quoted: " / ", and " // " between stanzas (as
+    capstone.js's oneLine), so that each sample takes the room its slot has."""
+    return re.sub(r"\n{2,}", " // ", sample).replace("\n", " / ")
+
+
+def trainer_html(reference, choices, defaults, default_key, data, trained_loss=None):
+    """Controls, statistics, chart, what to expect and samples; ``reference``: the engine's curves by setting key;
+    ``data``: what the page's script needs besides (sample and validation intervals); ``trained_loss``: the held-out
+    loss of the site's trained model, or None."""
     curve = reference[default_key]
     controls = (_select("steps", "Steps", choices["steps"], defaults["steps"])
                 + _select("lr", "Learning rate", choices["lr"], defaults["lr"])
@@ -55,6 +111,7 @@ def trainer_html(reference, choices, defaults, default_key, data):
     label = (f"Training loss per step: the engine's own run ({defaults['steps']} steps, learning rate "
              f"{defaults['lr']}, seed {defaults['seed']}) and yours once you train")
     attributes = escape(json.dumps({"reference": reference, **data}), quote=True)
+    generate = _generate_controls(data["prompt"], data["generate"])
     return (f'<div class="lw-capstone" data-capstone="{attributes}">'
             f'<div class="lw-capstone__controls">{controls}</div>'
             f'<p class="lw-capstone__status" role="status">{escape(NEEDS)}</p>'
@@ -62,8 +119,24 @@ def trainer_html(reference, choices, defaults, default_key, data):
             f'<figure class="lw-capstone__figure">{chart_svg(curve["train"], defaults["steps"], label)}'
             '<figcaption><span class="lw-capstone__key lw-capstone__key--reference">the engine\'s run</span> '
             '<span class="lw-capstone__key lw-capstone__key--yours">yours</span></figcaption></figure>'
+            f'{expectation(curve, defaults["steps"], trained_loss)}'
             '<p class="lw-capstone__samples-title">Lines sampled from the model (prompt '
-            f'<code>{escape(json.dumps(data["prompt"]))}</code>):</p>'
-            '<ol class="lw-capstone__samples" aria-live="off">'
-            f'<li><span class="lw-capstone__sample-step">the engine\'s, step {defaults["steps"]}:</span> '
-            f'<samp>{escape(curve["sample"])}</samp></li></ol></div>')
+            f'<code>{escape(json.dumps(data["prompt"]))}</code>; a line break is written /): the engine\'s, then '
+            'yours, the newest first.</p>'
+            '<ul class="lw-capstone__samples" aria-live="off">'
+            f'<li class="lw-capstone__engine-sample"><span class="lw-capstone__sample-step">the engine\'s, step '
+            f'<span class="lw-capstone__expect-steps">{defaults["steps"]}</span>:</span> '
+            f'<samp>{escape(one_line(curve["sample"]))}</samp></li>{_sample_slots(choices, data)}</ul>'
+            f'<div class="lw-capstone__controls lw-capstone__generation">{generate}</div>'
+            '<p class="lw-capstone__generated-by">Generate writes '
+            f'{data["generate"]["tokens"]} characters with the model you trained, drawn by your sampler once '
+            'you pass it, with your decode step and its cache once you pass that too.</p>'
+            '<pre class="lw-capstone__generated" aria-live="off"></pre></div>')
+
+
+def _sample_slots(choices, data):
+    """A slot for each line the longest run samples, the newest first, written with its room so that nothing moves
+    as a run fills them (capstone.js)."""
+    steps = range(max(choices["steps"]) // data["sampleEvery"] * data["sampleEvery"], 0, -data["sampleEvery"])
+    return "".join(f'<li class="lw-capstone__sample-slot" data-step="{step}"><span class="lw-capstone__sample-step">'
+                   f'yours, step {step}:</span> <samp>–</samp></li>' for step in steps)

@@ -52,15 +52,20 @@ def runtime_files(folder, packages):
     without a package's wheel (the npm core has none) simply serves without it.
     """
     lock = json.loads((Path(folder) / "pyodide-lock.json").read_text())["packages"]
-    names, wanted = [], list(packages)
+    wheels = [lock[name]["file_name"] for name in with_dependencies(lock, packages)]
+    return list(RUNTIME) + [w for w in wheels if (Path(folder) / w).is_file()]
+
+
+def with_dependencies(lock_packages, packages):
+    """The names of ``packages`` and of all they depend on, as a lock file's ``packages`` lists them, sorted."""
+    names, wanted = set(), list(packages)
     while wanted:
         name = wanted.pop()
-        if name in names or name not in lock:
+        if name in names or name not in lock_packages:
             continue
-        names.append(name)
-        wanted += lock[name].get("depends", [])
-    wheels = [lock[name]["file_name"] for name in sorted(names)]
-    return list(RUNTIME) + [w for w in wheels if (Path(folder) / w).is_file()]
+        names.add(name)
+        wanted += lock_packages[name].get("depends", [])
+    return sorted(names)
 
 
 def copy_dist(folder, site_dir, packages):

@@ -8,6 +8,12 @@ as is is the plots' SVG, which the kinds make (`engine.examples.svg`).
 import json
 from html import escape
 
+# The keys of the cells, shown under every widget's inputs to readers with a mouse or a keyboard (hidden on a touch
+# screen and without JavaScript by widgets.css). Screen readers hear the fuller words of widget-keys.js as every
+# grid's description, so this copy is hidden from them.
+KEYS = ("Click a value and type to replace it · arrow keys move between cells · Enter goes down · F2 edits in place · "
+        "Esc restores · Tab leaves the matrix")
+
 
 def widget_html(kinds, kind_name, widget_id, overrides):
     """HTML for the widget ``widget_id`` showing kind ``kind_name`` of the module ``kinds`` with ``overrides`` merged
@@ -34,7 +40,7 @@ def widget_html(kinds, kind_name, widget_id, overrides):
     for operand in spec["inputs"]:
         parts.append(_input_figure(operand, inputs[operand["name"]], dims, kinds.format_input))
     # Not a live region: the page's one announcer speaks once typing pauses (widgets/widget-announce.js)
-    parts.append('</div><p class="lw-message"></p>')
+    parts.append(f'</div><p class="lw-keys" aria-hidden="true">{escape(KEYS)}</p><p class="lw-message"></p>')
     parts.append(results_html(result, dims, spec["groups"]))
     parts.append('</div>')
     return "".join(parts)

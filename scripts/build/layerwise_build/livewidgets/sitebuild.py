@@ -11,9 +11,9 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 
-def build_site(config_file, site_dir, site_url, pyodide_dist, strict=True):
-    """Build ``config_file`` (strictly by default), self-hosting ``pyodide_dist`` (None: the official CDN). Returns
-    ``site_dir``."""
+def build_site(config_file, site_dir, site_url, pyodide_dist, strict=True, command="build"):
+    """Build ``config_file`` (strictly by default), self-hosting ``pyodide_dist`` (None: the official CDN), as
+    ``mkdocs build`` does (``command="serve"``: as `mkdocs serve`'s builds do). Returns ``site_dir``."""
     saved = os.environ.get("PYODIDE_DIST")
     os.environ["NO_MKDOCS_2_WARNING"] = "1"
     if pyodide_dist:
@@ -22,7 +22,7 @@ def build_site(config_file, site_dir, site_url, pyodide_dist, strict=True):
         os.environ.pop("PYODIDE_DIST", None)
     try:
         config = load_config(str(config_file), site_dir=str(site_dir), site_url=site_url, strict=strict)
-        config.plugins.on_startup(command="build", dirty=False)
+        config.plugins.on_startup(command=command, dirty=False)
         try:
             build(config)
         finally:

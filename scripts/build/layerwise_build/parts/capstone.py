@@ -1,8 +1,8 @@
 """The plugin's part for the page "Build your GPT" (option ``capstone``, its module: ``engine.capstone``): the
-```capstone fence, ``part="functions"`` (every function the model needs, from the module's ``layers``, and the
-exercise of the ``practice`` module that makes it the learner's) or ``part="trainer"`` (controls, chart, samples,
-with the engine's own curves for every offered setting, computed here by its ``reference`` and cached by a hash of
-the package).
+```capstone fence, ``part="functions"`` (every function the model needs, from the module's ``layers``, grouped by
+its ``structure``, and the exercise of the ``practice`` module that makes it the learner's) or ``part="trainer"``
+(controls, chart, samples, with the engine's own curves for every offered setting, computed here by its
+``reference`` and cached by a hash of the package).
 
 Runs after the practice part, whose browser files (``<widgets>/practice/``) hold the page's script, ``capstone.js``,
 and whose worker runs the module's ``session`` (named in engine-config.js).
@@ -18,6 +18,7 @@ from mkdocs.utils import get_relative_url
 from ..livewidgets import fences
 from ..livewidgets.engine_package import source_digest
 from ..capstone import page as render
+from . import inside as inside_part
 from . import widgets as widgets_part
 
 CACHE = Path(".cache") / "layerwise-capstone"  # under the project's root
@@ -30,6 +31,7 @@ def on_config(config, options, root):
     _build.clear()
     _build.update(root=root, package=options.package, capstone=importlib.import_module(options.capstone),
                   layers=importlib.import_module(f"{options.capstone}.layers"),
+                  structure=importlib.import_module(f"{options.capstone}.structure"),
                   reference=importlib.import_module(f"{options.capstone}.reference"),
                   exercises=importlib.import_module(options.practice))
     if STYLESHEET not in [str(e) for e in config.extra_css]:
@@ -82,25 +84,21 @@ def _link(exercise):
 
 
 def _functions():
-    exercises, layers = _build["exercises"], _build["layers"]
+    exercises, structure = _build["exercises"], _build["structure"]
 
-    def row(exercise_id, engine_name, role):
-        if exercise_id is None:
-            return engine_name, role, None, None, None
-        exercise = exercises.get(exercise_id)
-        return (exercise.FUNCTION, role, exercise_id, f"{_link(exercise)}#exercise-{exercise_id}",
+    def row(item):
+        if item.exercise is None:
+            return item.engine_function, item.role, None, None, None
+        exercise = exercises.get(item.exercise)
+        return (exercise.FUNCTION, item.role, item.exercise, f"{_link(exercise)}#exercise-{item.exercise}",
                 f"exercise: {exercise.TITLE}")
 
-    rows = []
-    for layer in layers.LAYERS:
-        rows.append(row(layer.exercise_forward, layer.forward.__name__, f"{layer.name}, forward"))
-        rows.append(row(layer.exercise_backward, layer.backward.__name__, f"{layer.name}, backward"))
-    rows += [row(plain.exercise, plain.engine.__name__, plain.name) for plain in layers.PLAIN]
+    parts = [(heading, [row(item) for item in rows]) for _, heading, rows in structure.parts()]
     others = "".join(
         f'<li><a href="{escape(_link(exercises.get(i)))}#exercise-{i}"><code>{escape(exercises.get(i).FUNCTION)}'
-        f'</code></a>: {escape(reason)}</li>' for i, reason in layers.NOT_CALLED.items())
-    return (render.functions_table(rows) + '<p>Exercises this model does not call, and why:</p>'
-            f'<ul class="lw-capstone__others">{others}</ul>')
+        f'</code></a>: {escape(reason)}</li>' for i, reason in _build["layers"].NOT_CALLED.items())
+    return (render.functions_table(parts, structure.ENGINE_ONLY) + '<p>Exercises this model does not call, and why:'
+            f'</p><ul class="lw-capstone__others">{others}</ul>')
 
 
 def _reference():
@@ -119,6 +117,6 @@ def _trainer():
     if "curves" not in _build:
         _build["curves"] = _reference()
     data = {"choices": capstone.CHOICES, "defaults": capstone.DEFAULTS, "evalEvery": capstone.EVAL_EVERY,
-            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"]}
+            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"], "generate": capstone.GENERATE}
     return render.trainer_html(_build["curves"], capstone.CHOICES, capstone.DEFAULTS,
-                               _build["reference"].key(**capstone.DEFAULTS), data)
+                               _build["reference"].key(**capstone.DEFAULTS), data, inside_part.held_out_loss())

@@ -75,6 +75,15 @@ def _analysis():
     return _build["result"]
 
 
+def held_out_loss():
+    """The trained model's loss on the held-out tenth of the corpus (its metrics table's first row), or None when
+    the build has no trained model part; Build your GPT sets its short run against it."""
+    if not _build:
+        return None
+    _analysis()
+    return _build["report"][0][1]
+
+
 def _format(source, language, class_name, options, md, **kwargs):
     panels = _build["panels"]
     panel = options["panel"]

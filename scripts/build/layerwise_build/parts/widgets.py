@@ -55,6 +55,18 @@ def _import_fresh(root, module):
         sys.path.remove(str(root))
 
 
+def built():
+    """What this build made, for the parts that list it (offline): ``dist`` (the self-hosted Pyodide folder or
+    None), ``version``, ``package`` (the folder of the engine's wheel and lock), ``engine_folder`` (where the site
+    serves them) and ``snapshot`` (the interpreter's memory snapshot file)."""
+    return {"dist": _build["dist"], "version": _build["version"], "package": _build["package"],
+            "engine_folder": f"{ASSETS}/{_engine_folder()}", "snapshot": _build["snapshot"]}
+
+
+def _engine_folder():
+    return f"engine-{_build['key']}"  # named by content: a changed engine is never served from a cache
+
+
 def worker_module(role, module):
     """Name in engine-config.js a module a worker imports (``inside``: ``engine.inside.analysis``); the parts after
     this one call it from their ``on_config``, before this part writes the file in ``on_files``."""
@@ -148,7 +160,7 @@ def _fail(message):
 def on_files(files, config):
     for name in BROWSER_FILES:
         files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["browser"] / name)))
-    engine_folder = f"engine-{_build['key']}"  # named by content: a changed engine is never served from a cache
+    engine_folder = _engine_folder()
     for path in sorted(p for p in _build["package"].iterdir() if p.is_file()):  # the compiled wheel and pyodide-lock.json
         files.append(File.generated(config, f"{ASSETS}/{engine_folder}/{path.name}", abs_src_path=str(path)))
     wheel = engine_package.pure_wheel(_build["package"])

@@ -1,7 +1,7 @@
-"""Bundle an entry of npm packages (the code editor, CodeMirror 6; the LAB figure's sanitizer, DOMPurify) into one ES
-module with esbuild, cached by a hash of what goes in, so `mkdocs serve` rebuilds reuse it and only an edit of the
-entry or of package-lock.json rebuilds. ``<entry>.js`` becomes ``<entry>.bundle.js``, with ``<entry>.licenses.txt``
-beside it."""
+"""Bundle browser code from node_modules with esbuild (the code editor, CodeMirror 6, and the LAB figure's sanitizer,
+DOMPurify, as ES modules; the offline service worker, Workbox, as a classic script), cached by a hash of what goes in,
+so `mkdocs serve` rebuilds reuse it and only an edit of the entry or of package-lock.json rebuilds. ``<entry>.js``
+becomes ``<entry>.bundle.js`` unless named otherwise, with its licence notices beside it (``licences_path``)."""
 import gzip
 import hashlib
 import json
@@ -13,22 +13,26 @@ class BundleError(Exception):
     """esbuild is missing or failed; the message says what to do or what it printed."""
 
 
-def bundle_key(entry, lockfile):
-    digest = hashlib.sha256()
+def bundle_key(entry, lockfile, fmt="esm"):
+    digest = hashlib.sha256(fmt.encode() + b"\0")
     for path in (entry, lockfile):
         digest.update(Path(path).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
 def licences_path(bundle):
-    """The licence notices of the packages inside ``bundle``, shipped beside it."""
-    return bundle.with_name(bundle.name.replace(".bundle.js", ".licenses.txt"))
+    """The licence notices of the packages inside ``bundle`` (``x.bundle.js`` or ``x.js``), shipped beside it as
+    ``x.licenses.txt``."""
+    return bundle.with_name(bundle.name.removesuffix(".js").removesuffix(".bundle") + ".licenses.txt")
 
 
-def build_bundle(root, entry, cache_dir):
-    """Path of the minified bundle of ``entry`` (built now unless cached); its licence notices are beside it."""
+def build_bundle(root, entry, cache_dir, name=None, fmt="esm"):
+    """Path of the minified bundle ``name`` (``<entry>.bundle.js`` by default) of ``entry``, built now unless cached,
+    in esbuild's format ``fmt`` (``esm``; ``iife`` for a classic script such as a service worker); its licence
+    notices are beside it."""
     root = Path(root)
-    out = Path(cache_dir) / bundle_key(entry, root / "package-lock.json") / f"{Path(entry).stem}.bundle.js"
+    name = name or f"{Path(entry).stem}.bundle.js"
+    out = Path(cache_dir) / bundle_key(entry, root / "package-lock.json", fmt) / name
     if out.is_file():
         return out
     esbuild = root / "node_modules" / ".bin" / "esbuild"
@@ -37,19 +41,19 @@ def build_bundle(root, entry, cache_dir):
     partial = out.with_suffix(".partial.js")
     meta = out.with_suffix(".meta.json")
     partial.parent.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([str(esbuild), str(entry), "--bundle", "--format=esm", "--minify", "--target=es2020",
+    done = subprocess.run([str(esbuild), str(entry), "--bundle", f"--format={fmt}", "--minify", "--target=es2020",
                            f"--outfile={partial}", f"--metafile={meta}", "--log-level=error"],
                           cwd=root, capture_output=True, text=True)
     if done.returncode != 0:
         raise BundleError(f"esbuild could not bundle {entry}: {done.stderr.strip() or done.stdout.strip()}")
     output, = json.loads(meta.read_text())["outputs"].values()
     used = [name for name, info in output["inputs"].items() if info["bytesInOutput"] > 0]  # tree-shaken ones are not
-    licences_path(out).write_text(_licences(root, used, out.name), encoding="utf-8")
+    licences_path(out).write_text(_licences(root, used, name), encoding="utf-8")
     partial.replace(out)  # only a complete bundle is ever found in the cache
     return out
 
 
-def _licences(root, inputs, bundle_name):
+def _licences(root, inputs, name):
     """The LICENSE text of every npm package that contributed a file to the bundle. esbuild names inputs relative
     to ``root`` after following symlinks, so a linked node_modules (pnpm, a shared install) gives paths such as
     ``../store/node_modules/@codemirror/state/dist/index.js``: a package is known by what follows its last
@@ -66,7 +70,7 @@ def _licences(root, inputs, bundle_name):
         licence = next((p for p in sorted(folder.glob("LICEN[CS]E*")) if p.is_file()), None)
         text = licence.read_text(encoding="utf-8").strip() if licence else "(no licence file in the package)"
         notices.append(f"{package}\n\n{text}\n")
-    return (f"The bundle {bundle_name} contains these npm packages:\n\n"
+    return (f"The bundle {name} contains these npm packages:\n\n"
             + "\n\n".join(notices))
 
 

@@ -1,0 +1,159 @@
+"""Byte-level BPE, the tokenizer of GPT-2 and its successors, trained on the corpus: ``engine.bpe``'s merges on bytes.
+
+Text becomes UTF-8 bytes, so the 256 byte values are the first 256 tokens and no text is ever out of vocabulary;
+each learned merge adds one token, the two it joins side by side. The text is first cut into chunks (a word with its
+leading space, a run of punctuation, a run of spaces), and merges never cross a chunk, so a token never spans two
+words. Encoding applies the merges in the order they were learned; decoding joins the tokens' bytes, so
+``decode(encode(text)) == text`` for any text.
+"""
+import functools
+import json
+import re
+from collections import Counter
+
+import numpy as np
+
+from .bpe import merge_pair, pair_counts
+from .config import BYTE_VOCAB
+from .data import load_corpus
+from .errors import LayerwiseError, VocabularyError
+
+CHUNK = re.compile(r" ?\w+| ?[^\s\w]+|\s+")  # every character is a word character, a space, or neither: no gaps
+
+
+def split_chunks(text):
+    """The chunks merges stay inside; joined together they give back ``text``."""
+    return CHUNK.findall(text)
+
+
+def _byte_pieces(chunk):
+    return [bytes([byte]) for byte in chunk.encode("utf-8")]
+
+
+class BpeTokenizer:
+    """Merges ``[(left, right), ...]`` of byte strings; token ``256 + i`` is merge i's joined bytes."""
+
+    def __init__(self, merges):
+        self.merges = [(bytes(left), bytes(right)) for left, right in merges]
+        self.tokens = [bytes([byte]) for byte in range(BYTE_VOCAB)] + [left + right for left, right in self.merges]
+        self.ids = {token: i for i, token in enumerate(self.tokens)}
+        if len(self.ids) != len(self.tokens):
+            raise VocabularyError("BpeTokenizer: two merges make the same token; the merges are not from one training")
+        self.ranks = {pair: rank for rank, pair in enumerate(self.merges)}
+        self._chunk_ids = {}  # a corpus repeats its words: encode each distinct chunk once
+
+    @property
+    def vocab_size(self):
+        return len(self.tokens)
+
+    def merge_steps(self, chunk):
+        """The pieces of one chunk after each merge that applies, earliest-learned first: ``[(pair, pieces)]``."""
+        pieces, steps = _byte_pieces(chunk), []
+        while len(pieces) > 1:
+            ranked = [(self.ranks[pair], pair) for pair in zip(pieces, pieces[1:]) if pair in self.ranks]
+            if not ranked:
+                break
+            pair = min(ranked)[1]
+            pieces = merge_pair(pieces, pair)
+            steps.append((pair, pieces))
+        return steps
+
+    def _encode_chunk(self, chunk):
+        if chunk not in self._chunk_ids:
+            steps = self.merge_steps(chunk)
+            self._chunk_ids[chunk] = [self.ids[piece] for piece in (steps[-1][1] if steps else _byte_pieces(chunk))]
+        return self._chunk_ids[chunk]
+
+    def encode(self, text):
+        """Token ids ``(n,)`` of ``text``."""
+        if not isinstance(text, str):
+            raise VocabularyError(f"encode: text must be a string, got {type(text).__name__}")
+        return np.array([i for chunk in split_chunks(text) for i in self._encode_chunk(chunk)], dtype=np.int64)
+
+    def decode(self, ids):
+        """The text of token ids; bytes that are not whole UTF-8 characters (a model's odd sample) show as U+FFFD."""
+        ids = np.asarray(ids).reshape(-1)
+        bad = [int(i) for i in ids if not 0 <= i < self.vocab_size]
+        if bad:
+            raise VocabularyError(f"decode: id {bad[0]} is not a token of this {self.vocab_size}-token vocabulary")
+        return b"".join(self.tokens[int(i)] for i in ids).decode("utf-8", errors="replace")
+
+    def show(self, text):
+        """The tokens of ``text`` as a readable string: pieces joined by ``·``, a space as ``␣``, a byte that is not
+        a whole character as its escape (\\xc3)."""
+        pieces = [self.tokens[int(i)].decode("utf-8", errors="backslashreplace") for i in self.encode(text)]
+        return " · ".join(piece.replace(" ", "␣").replace("\n", "↵") for piece in pieces)
+
+    def to_json(self):
+        """The merges as id pairs, enough to rebuild the tokenizer."""
+        return json.dumps({"kind": "bpe", "merges": [[self.ids[left], self.ids[right]] for left, right in self.merges]})
+
+    @classmethod
+    def from_json(cls, text):
+        """The tokenizer whose ``to_json`` gave ``text``; a malformed text is a VocabularyError saying what is wrong."""
+        try:
+            data = json.loads(text)
+            pairs = data["merges"] if data.get("kind") == "bpe" else None
+        except (json.JSONDecodeError, AttributeError, KeyError, TypeError):
+            pairs = None
+        if not isinstance(pairs, list):
+            raise VocabularyError("BpeTokenizer.from_json: expected {\"kind\": \"bpe\", \"merges\": [[left, right], ...]}")
+        tokens = [bytes([byte]) for byte in range(BYTE_VOCAB)]
+        merges = []
+        for i, pair in enumerate(pairs):
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(isinstance(j, int) and 0 <= j < len(tokens) for j in pair)):
+                raise VocabularyError(f"BpeTokenizer.from_json: merge {i} must be two ids below {len(tokens)}, "
+                                      f"got {pair!r}")
+            merges.append((tokens[pair[0]], tokens[pair[1]]))
+            tokens.append(tokens[pair[0]] + tokens[pair[1]])
+        return cls(merges)
+
+
+def train_bpe(text, vocab_size):
+    """A tokenizer of at most ``vocab_size`` tokens: merge the most frequent adjacent pair of the corpus, counted
+    inside chunks, until the vocabulary is full or no pair occurs twice. Ties go to the pair met first."""
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < BYTE_VOCAB:
+        raise LayerwiseError(f"train_bpe: vocab_size must be an integer >= {BYTE_VOCAB} (the bytes), got {vocab_size!r}")
+    words = Counter(split_chunks(text))  # (chunk -> how often it occurs)
+    pieces = {word: _byte_pieces(word) for word in words}
+    merges = []
+    while BYTE_VOCAB + len(merges) < vocab_size:
+        counts = Counter()
+        for word, occurrences in words.items():
+            for pair, count in pair_counts(pieces[word]).items():
+                counts[pair] += count * occurrences
+        if not counts:
+            break
+        pair, count = counts.most_common(1)[0]
+        if count < 2:
+            break
+        merges.append(pair)
+        pieces = {word: merge_pair(word_pieces, pair) for word, word_pieces in pieces.items()}
+    return BpeTokenizer(merges)
+
+
+@functools.lru_cache(maxsize=4)
+def corpus_tokenizer(vocab_size):
+    """The tokenizer of ``vocab_size`` tokens trained on the shipped corpus, trained once per size (pages ask often)."""
+    return train_bpe(load_corpus(), vocab_size)
+
+
+@functools.lru_cache(maxsize=4)
+def vocabulary_sweep(text, vocab_sizes):
+    """``[(vocab_size, tokens in text, bytes per token)]`` for a tuple of sizes: merges are learned in order, so one
+    training at the largest size gives every smaller tokenizer as a prefix of its merges."""
+    largest = train_bpe(text, max(vocab_sizes))
+    rows = []
+    for size in vocab_sizes:
+        count = len(BpeTokenizer(largest.merges[:size - BYTE_VOCAB]).encode(text))
+        rows.append((size, count, len(text.encode("utf-8")) / count))
+    return rows
+
+
+def loss_per_character(loss_per_token, num_tokens, num_characters):
+    """A mean loss per token spread over the characters those tokens spell: the total is the same, so two
+    tokenizers' models compare on one scale (a token of several characters carries all of their surprise)."""
+    if num_characters < 1:
+        raise LayerwiseError(f"loss_per_character: need at least one character, got {num_characters}")
+    return loss_per_token * num_tokens / num_characters

@@ -1,0 +1,34 @@
+"""Benchmark training speed of the modern block's variants (engine.modern_block.SWITCHES): the tokens per second
+the page's comparison table leaves out, because they depend on the machine.
+
+    .venv/bin/python scripts/bench/bench_modern_block.py [--repeats 5] [--steps 40] [--batch-size 8]
+
+Each variant is the table's tiny model with its switches; whole training steps, min / median / max over repeats.
+"""
+import argparse
+import os
+
+for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(variable, "1")  # tiny matrices: BLAS threads cost more than they save
+
+from bench_engine import spread, time_training  # noqa: E402  (after the thread settings on purpose)
+
+from engine import data, modern_block  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--batch-size", type=int, default=8)
+    args = parser.parse_args()
+    text = data.load_corpus()
+    ids = data.encode(text, data.build_vocab(text))
+    for name, switches in modern_block.SWITCHES.items():
+        config = modern_block.variant(switches)
+        rates = time_training(config, ids, args.batch_size, args.steps, args.repeats)
+        print(f"{name:<26} {spread(rates, 'tokens/s')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Byte-level BPE: merges worked by hand, the round trip on arbitrary Unicode, saving and loading, bad input."""
+import numpy as np
+import pytest
+
+from engine.config import GPTConfig
+from engine.data import load_corpus
+from engine.errors import ConfigError, LayerwiseError, VocabularyError
+from engine.tokenizer import BpeTokenizer, loss_per_character, split_chunks, train_bpe, vocabulary_sweep
+from engine.train import TrainSettings, train
+
+
+def test_the_thee_thou_by_hand():
+    # chunks "the", " thee", " thou"; pairs inside them: th 3, he 2, " t" 2, ee, ho, ou 1 -> merge th (id 256);
+    # then (th, e) 2 and (" ", th) 2, (th, e) met first -> "the" (id 257); then every pair occurs once: stop
+    tokenizer = train_bpe("the thee thou", 300)
+    assert tokenizer.merges == [(b"t", b"h"), (b"th", b"e")] and tokenizer.vocab_size == 258
+    # " thee" is space, the, e; " thou" is space, th, o, u (byte values 32, 101, 111, 117)
+    assert tokenizer.encode("the thee thou").tolist() == [257, 32, 257, 101, 32, 256, 111, 117]
+    assert [pieces for _, pieces in tokenizer.merge_steps(" thee")] == [[b" ", b"th", b"e", b"e"],
+                                                                       [b" ", b"the", b"e"]]
+
+
+def test_merges_work_on_bytes_so_a_two_byte_character_is_one_merge():
+    # "ééé" is C3 A9 three times: (C3, A9) 3 -> é (256); then (é, é) counted twice (overlapping) -> éé (257)
+    tokenizer = train_bpe("ééé", 260)
+    assert tokenizer.tokens[256:] == ["é".encode(), "éé".encode()]
+    assert tokenizer.encode("ééé").tolist() == [257, 256]
+    assert tokenizer.decode([0xC3]) == "\ufffd"  # half a character decodes to the replacement mark
+
+
+def test_round_trip_on_arbitrary_unicode():
+    rng = np.random.default_rng(0)
+    tokenizer = train_bpe(load_corpus(), 400)
+    planes = [(0x20, 0x7F), (0x80, 0x800), (0x800, 0xD800), (0xE000, 0x10000), (0x10000, 0x110000)]
+    for _ in range(200):
+        low, high = planes[rng.integers(len(planes))]
+        points = rng.integers(low, high, size=rng.integers(0, 30))
+        mixed = "".join(chr(p) for p in points) + rng.choice(["", " the", "\n\n", "  ", "'s"])
+        assert tokenizer.decode(tokenizer.encode(mixed)) == mixed
+    assert "".join(split_chunks("a  b,\tc\n")) == "a  b,\tc\n"
+
+
+def test_the_corpus_gets_shorter_and_saving_keeps_every_token():
+    text = load_corpus()
+    tokenizer = train_bpe(text, 512)
+    ids = tokenizer.encode(text)
+    assert tokenizer.vocab_size == 512 and len(ids) < 0.6 * len(text.encode("utf-8"))
+    loaded = BpeTokenizer.from_json(tokenizer.to_json())
+    assert loaded.tokens == tokenizer.tokens and loaded.encode(text).tolist() == ids.tolist()
+
+
+def test_bad_input_is_named():
+    with pytest.raises(LayerwiseError, match=r"vocab_size must be an integer >= 256"):
+        train_bpe("abc", 100)
+    tokenizer = train_bpe("aaaa", 257)
+    with pytest.raises(VocabularyError, match=r"id 257 is not a token of this 257-token vocabulary"):
+        tokenizer.decode([1, 257])
+    with pytest.raises(VocabularyError, match=r"merge 0 must be two ids below 256"):
+        BpeTokenizer.from_json('{"kind": "bpe", "merges": [[1, 300]]}')
+    with pytest.raises(VocabularyError, match=r"expected \{"):
+        BpeTokenizer.from_json("not json")
+
+
+def test_training_refuses_a_tokenizer_it_cannot_use_yet():
+    with pytest.raises(ConfigError, match=r"tokenizer=bpe:300 is not wired into training"):
+        train(GPTConfig(tokenizer="bpe:300"), "some text to train on", TrainSettings(steps=1))
+
+
+def test_a_smaller_vocabulary_is_a_prefix_of_the_merges():
+    text = "the thee thou the thee"
+    rows = vocabulary_sweep(text, (256, 257, 300))
+    # 256: bytes only, 22 tokens; 257: th merged, 5 occurrences fewer; 300: as many merges as pay
+    assert rows[0][:2] == (256, 22) and rows[1][:2] == (257, 17)
+    assert rows[2][1] == len(train_bpe(text, 300).encode(text))
+
+
+def test_show_marks_spaces_newlines_and_partial_characters():
+    tokenizer = train_bpe("the thee thou", 300)
+    assert tokenizer.show("the thee\n") == "the · ␣ · the · e · ↵"
+    assert tokenizer.show("é") == r"\xc3 · \xa9"  # two bytes, never merged here
+
+
+def test_loss_per_character_by_hand():
+    # 2.2 nats per token over 100 tokens spelling 250 characters: 220 nats in all, 0.88 per character
+    assert abs(loss_per_character(2.2, 100, 250) - 0.88) < 1e-15
+    with pytest.raises(LayerwiseError, match="at least one character"):
+        loss_per_character(1.0, 1, 0)
