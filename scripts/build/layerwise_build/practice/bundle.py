@@ -53,7 +53,7 @@ def build_bundle(root, entry, cache_dir, name=None, fmt="esm"):
     return out
 
 
-def _licences(root, inputs, name):
+def _licences(root, inputs, bundle_name):
     """The LICENSE text of every npm package that contributed a file to the bundle. esbuild names inputs relative
     to ``root`` after following symlinks, so a linked node_modules (pnpm, a shared install) gives paths such as
     ``../store/node_modules/@codemirror/state/dist/index.js``: a package is known by what follows its last
@@ -70,7 +70,7 @@ def _licences(root, inputs, name):
         licence = next((p for p in sorted(folder.glob("LICEN[CS]E*")) if p.is_file()), None)
         text = licence.read_text(encoding="utf-8").strip() if licence else "(no licence file in the package)"
         notices.append(f"{package}\n\n{text}\n")
-    return (f"The bundle {name} contains these npm packages:\n\n"
+    return (f"The bundle {bundle_name} contains these npm packages:\n\n"
             + "\n\n".join(notices))
 
 
