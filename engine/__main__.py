@@ -53,6 +53,9 @@ def run_train(args):
         params, config, vocab, _ = load_checkpoint(args.resume)
     else:
         config = GPTConfig.from_dict(parse_overrides(args.set))
+    if Path(args.out).is_dir():
+        raise LayerwiseError(f"--out {args.out} is a folder; give the checkpoint's file name, such as "
+                             f"{Path(args.out) / 'model.npz'}")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     settings = TrainSettings(steps=args.steps, batch_size=args.batch_size, lr=args.lr, warmup_steps=args.warmup_steps,
                              eval_every=args.eval_every, checkpoint_path=args.out,
@@ -75,6 +78,13 @@ def main(argv=None):
         (run_train if args.command == "train" else run_talk)(args)
     except LayerwiseError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:  # a folder that cannot be made, a file that cannot be written
+        print(f"error: {error.filename or ''}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    except MemoryError as error:  # NumPy names the array it could not allocate
+        print(f"error: not enough memory for this model ({error or 'allocation failed'}); choose smaller sizes "
+              "with --set", file=sys.stderr)
         return 2
     return 0
 

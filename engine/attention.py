@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .errors import LayerwiseError, ShapeError, as_float_array, check_ndim, check_shape
+from .errors import LayerwiseError, ShapeError, as_float_array, check_count, check_ndim, check_shape
 from .linear import linear_backward, linear_forward
 from .rope import rope_backward, rope_forward
 from .softmax import softmax_backward, softmax_forward
@@ -20,7 +20,8 @@ PARAM_NAMES = ("wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo")
 def split_heads(x, num_heads):
     """``(B, T, d) -> (B, H, T, hs)`` with ``hs = d / H``: head h owns channels ``h*hs .. (h+1)*hs - 1``."""
     B, T, d = x.shape
-    if num_heads < 1 or d % num_heads:
+    num_heads = check_count("split_heads", "num_heads", num_heads, 1)
+    if d % num_heads:
         raise ShapeError(f"split_heads: {d} channels cannot be split into {num_heads} equal heads")
     return x.reshape(B, T, num_heads, d // num_heads).transpose(0, 2, 1, 3)
 
@@ -33,6 +34,7 @@ def merge_heads(x):
 
 def causal_mask(T):
     """``(T, T)`` booleans, True where query position i may look at key position j, that is ``j <= i``."""
+    T = check_count("causal_mask", "T", T, 1)
     return np.tril(np.ones((T, T), dtype=bool))
 
 

@@ -41,6 +41,8 @@ def encode(text, vocab):
 def decode(ids, vocab):
     """The text spelled by token ids."""
     ids = np.asarray(ids).reshape(-1)
+    if ids.size and ids.dtype.kind not in "iu":
+        raise VocabularyError(f"decode: ids must be integers, got an array of {ids.dtype}")
     bad = [int(i) for i in ids if not 0 <= i < len(vocab)]
     if bad:
         raise VocabularyError(f"decode: id {bad[0]} has no character in a vocabulary of {len(vocab)}")

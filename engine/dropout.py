@@ -5,7 +5,7 @@ from an explicit ``numpy.random.Generator`` so a run can be replayed, and the ba
 """
 import numpy as np
 
-from .errors import LayerwiseError, as_float_array, check_probability, check_shape
+from .errors import LayerwiseError, as_float_array, check_finite, check_probability, check_shape
 
 
 def dropout_mask(shape, p, rng):
@@ -20,6 +20,7 @@ def dropout_forward(x, p, mask):
     """``y = x * mask / (1 - p)`` in training; ``mask=None`` means evaluation and returns x unchanged."""
     check_probability("dropout_forward", "p", p)
     x = as_float_array("dropout_forward", "x", x)  # (...)
+    check_finite("dropout_forward", "x", x)
     if mask is None:
         return x, {"mask": None, "p": p}
     mask = np.asarray(mask)

@@ -26,9 +26,18 @@ class VocabularyError(LayerwiseError):
     """Text contains a character the vocabulary does not know, or an id has no character."""
 
 
+def as_array(where, name, x):
+    """``np.asarray(x)``, with lists NumPy cannot make one array of (rows of different lengths) named."""
+    try:
+        return np.asarray(x)
+    except (ValueError, TypeError):
+        raise LayerwiseError(f"{where}: {name} is not a rectangular array: its rows must all have the same "
+                             "length") from None
+
+
 def as_float_array(where, name, x):
     """Return ``x`` as a floating-point array (float64 unless already floating); reject non-numeric input."""
-    array = np.asarray(x)
+    array = np.asarray(x) if isinstance(x, np.ndarray) else as_array(where, name, x)
     kind = array.dtype.kind  # one-letter codes are much cheaper than issubdtype on this hot path
     if kind == "f":
         return array
@@ -65,9 +74,30 @@ def check_finite(where, name, x):
                              f"(first at index {first}: {x[first]})")
 
 
+def check_count(where, name, n, low=0):
+    """Return ``n`` as an int after requiring an integer (not a bool, not 4.0) of at least ``low``: a size, a step;
+    a 0-d array is its number."""
+    if isinstance(n, np.ndarray) and n.shape == ():
+        n = n.item()
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < low:
+        raise LayerwiseError(f"{where}: {name} must be an integer >= {low}, got {n!r}")
+    return int(n)
+
+
+def check_real(where, name, x, low=0.0, strict=True):
+    """Return ``x`` as a float after requiring a finite real number above ``low`` (at least ``low`` unless
+    ``strict``); a 0-d array is its number."""
+    if isinstance(x, np.ndarray) and x.shape == ():
+        x = x.item()
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not np.isfinite(x) or (
+            x <= low if strict else x < low):
+        raise LayerwiseError(f"{where}: {name} must be a finite number {'>' if strict else '>='} {low:g}, got {x!r}")
+    return float(x)
+
+
 def check_token_ids(where, name, ids, vocab_size):
     """Return ``ids`` as an integer array after checking every id lies in ``[0, vocab_size)``."""
-    array = np.asarray(ids)
+    array = as_array(where, name, ids)
     if array.dtype.kind not in "iu":
         if array.size and array.dtype.kind == "f" and np.all(array == np.round(array)):
             array = array.astype(np.int64)  # whole numbers typed into a widget arrive as floats

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from .data import decode, encode
-from .errors import LayerwiseError
+from .errors import LayerwiseError, as_array, as_float_array
 from .kv_cache import decode_step, prefill
 from .model import forward
 from .softmax import softmax_forward
@@ -20,7 +20,7 @@ def sampling_distribution(logits, temperature=1.0, top_k=None, top_p=None):
     """The probabilities ``sample_next`` draws from ``(V,)``: ``softmax(logits / temperature)`` over the ``top_k``
     largest logits, then only the most likely ids that together reach ``top_p`` (nucleus sampling), renormalised;
     0 elsewhere."""
-    logits = np.asarray(logits, dtype=np.float64)  # (V,)
+    logits = as_float_array("sampling_distribution", "logits", logits).astype(np.float64)  # (V,)
     V = logits.shape[-1]
     if isinstance(temperature, bool) or not isinstance(temperature, (int, float)) or not (
             math.isfinite(temperature) and temperature > 0):
@@ -29,7 +29,11 @@ def sampling_distribution(logits, temperature=1.0, top_k=None, top_p=None):
         raise LayerwiseError(f"sampling_distribution: top_k must be None or an integer in [1, {V}], got {top_k!r}")
     if top_p is not None and (isinstance(top_p, bool) or not isinstance(top_p, (int, float)) or not 0 < top_p <= 1):
         raise LayerwiseError(f"sampling_distribution: top_p must be None or a number in (0, 1], got {top_p!r}")
-    scaled = logits / temperature  # below 1 sharpens, above 1 flattens
+    with np.errstate(over="ignore"):
+        scaled = logits / temperature  # below 1 sharpens, above 1 flattens
+    if not np.isfinite(scaled[np.isfinite(logits)]).all():
+        raise LayerwiseError(f"sampling_distribution: temperature {temperature!r} is so small that logits / "
+                             "temperature overflows; use a temperature of 1e-3 or more")
     if top_k is not None:
         kth_largest = np.partition(scaled, V - top_k)[V - top_k]
         scaled = np.where(scaled < kth_largest, -np.inf, scaled)  # ties at the threshold stay in
@@ -77,13 +81,18 @@ def generate_steps(params, config, ids, rng, temperature=1.0, top_k=None, kv_cac
 
 def generate(params, config, ids, max_new_tokens, rng, temperature=1.0, top_k=None, kv_cache=False, top_p=None):
     """The prompt ids ``(n,)`` followed by ``max_new_tokens`` sampled ids (see ``generate_steps``)."""
+    if isinstance(max_new_tokens, bool) or not isinstance(max_new_tokens, (int, np.integer)) or max_new_tokens < 0:
+        raise LayerwiseError(f"generate: max_new_tokens must be an integer >= 0, got {max_new_tokens!r}")
     ids = _prompt_ids(ids)
     steps = generate_steps(params, config, ids, rng, temperature, top_k, kv_cache, top_p)
     return np.array(ids + [next(steps)[1] for _ in range(max_new_tokens)])
 
 
 def _prompt_ids(ids):
-    ids = [int(i) for i in np.asarray(ids).reshape(-1)]
+    array = as_array("generate", "ids", ids)
+    if array.size and array.dtype.kind not in "iu":
+        raise LayerwiseError(f"generate: the prompt ids must be integers, got an array of {array.dtype}")
+    ids = [int(i) for i in array.reshape(-1)]
     if not ids:
         raise LayerwiseError("generate: the prompt is empty; give at least one token to continue from")
     return ids
@@ -92,6 +101,8 @@ def _prompt_ids(ids):
 def generate_text(params, config, vocab, prompt, max_new_tokens, seed=0, temperature=1.0, top_k=None,
                   kv_cache=False, top_p=None):
     """The prompt and its continuation as text; a prompt character outside the vocabulary is an error."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise LayerwiseError(f"generate_text: the seed must be an integer >= 0, got {seed!r}")
     ids = encode(prompt, vocab)
     out = generate(params, config, ids, max_new_tokens, np.random.default_rng(seed), temperature, top_k, kv_cache,
                    top_p)

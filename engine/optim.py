@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .errors import LayerwiseError
+from .errors import LayerwiseError, check_count, check_real
 
 
 def adamw_init(params):
@@ -56,8 +56,7 @@ def clip_grad_norm(grads, max_norm):
 
     One global factor keeps the update's direction: clipping each array alone would bend it.
     """
-    if not max_norm > 0:
-        raise LayerwiseError(f"clip_grad_norm: max_norm must be > 0, got {max_norm}")
+    max_norm = check_real("clip_grad_norm", "max_norm", max_norm)
     total = math.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads.values()))
     if not math.isfinite(total):
         raise LayerwiseError("clip_grad_norm: the gradient norm is not finite; training has diverged")
@@ -73,6 +72,10 @@ def learning_rate(step, base_lr, warmup_steps, total_steps, min_ratio=0.1):
 
     ``step`` counts from 0. Warm-up avoids huge first updates while Adam's second moments are still unreliable.
     """
+    step = check_count("learning_rate", "step", step)
+    base_lr = check_real("learning_rate", "base_lr", base_lr, strict=False)
+    warmup_steps = check_count("learning_rate", "warmup_steps", warmup_steps)
+    total_steps = check_count("learning_rate", "total_steps", total_steps, 1)
     if step < warmup_steps:
         return base_lr * (step + 1) / warmup_steps
     decay_steps = max(total_steps - warmup_steps, 1)

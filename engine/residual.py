@@ -3,7 +3,7 @@
 Its derivative is the identity plus the sublayer's Jacobian, so the skip path hands the upstream gradient back
 unchanged: the gradient reaching x is dy (skip) plus whatever flows back through f.
 """
-from .errors import as_float_array, check_shape
+from .errors import as_float_array, check_finite, check_shape
 
 
 def residual_forward(x, fx):
@@ -11,6 +11,8 @@ def residual_forward(x, fx):
     x = as_float_array("residual_forward", "x", x)
     fx = as_float_array("residual_forward", "fx", fx)
     check_shape("residual_forward", "fx", fx, x.shape)
+    check_finite("residual_forward", "x", x)  # as every other layer: NaN or inf would spread unnoticed
+    check_finite("residual_forward", "fx", fx)
     return x + fx, {"shape": x.shape}
 
 

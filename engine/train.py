@@ -3,6 +3,7 @@
 It reports progress as a text bar with the current loss, measures the validation loss now and then, and writes
 checkpoints so a long run can be stopped and its model used with ``python -m engine talk``.
 """
+import math
 import sys
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -42,9 +43,9 @@ class TrainSettings:
         for key in ("lr", "grad_clip", "weight_decay"):
             value = getattr(self, key)
             positive = key != "weight_decay"
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not (
                     value > 0 if positive else value >= 0):
-                raise ConfigError(f"TrainSettings: {key} must be a number {'>' if positive else '>='} 0, "
+                raise ConfigError(f"TrainSettings: {key} must be a finite number {'>' if positive else '>='} 0, "
                                   f"got {value!r}")
 
 

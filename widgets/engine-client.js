@@ -8,7 +8,11 @@
  * {id, ...} with {type: "result", id, ...} (an `error` field rejects the request; `ms`, time in Python, and `span`,
  * its start and end on the clock the page shares, are kept for the benchmark) and may follow a result with
  * {type: "check", id, json} (the widgets' gradient check); when the interpreter is no longer usable it answers
- * {type: "died", id, error}.
+ * {type: "died", id, error}. The start messages (progress, ready, failed) count only while the worker starts.
+ * With privateChannel (practice, whose worker runs the learner's code, which can call postMessage itself) the start
+ * message carries `port`, one end of a MessageChannel, and answers count only when they come through it: the
+ * worker keeps that port where no code it runs can reach it, so whatever arrives the ordinary way once the worker is
+ * ready is ignored.
  *
  * A request that outlives its time limit terminates the worker (the only way to stop Python that never returns);
  * with restartAfterCrash that is a crash like any other.
@@ -28,9 +32,13 @@ export class EngineStopped extends Error {
 export class EngineClient {
   /* url: the worker script; startMessage: fields of the start message, or a function returning them (called as a
    * worker starts; an Error it throws fails the start with its message); readyTimeoutMs: how long a start may take;
-   * restartAfterCrash: start a fresh worker as soon as one crashes; onChange(client): the first listener. */
-  constructor({ url, startMessage = {}, readyTimeoutMs = 60_000, restartAfterCrash = false, onChange = null }) {
+   * restartAfterCrash: start a fresh worker as soon as one crashes; onChange(client): the first listener;
+   * privateChannel: answers only through the port given in the start message. */
+  constructor({ url, startMessage = {}, readyTimeoutMs = 60_000, restartAfterCrash = false, onChange = null,
+                privateChannel = false }) {
     this.url = url;
+    this.privateChannel = privateChannel;
+    this.port = null; // this side of the private channel
     this.startMessage = startMessage;
     this.readyTimeoutMs = readyTimeoutMs;
     this.restartAfterCrash = restartAfterCrash;
@@ -82,12 +90,19 @@ export class EngineClient {
     const notReady = () => this.fail(worker, `it was not ready after ${this.readyTimeoutMs / 1000} s (last step: ` +
       `${this.stage}); a .wasm file served with the wrong MIME type makes Pyodide hang like this`);
     this.settleStart.timer = setTimeout(notReady, this.readyTimeoutMs);
-    worker.onmessage = (event) => this.receive(worker, event.data);
+    worker.onmessage = (event) => this.receive(worker, event.data, !this.privateChannel);
     worker.onerror = (event) => {
       event.preventDefault();
       this.died(worker, event.message || "the worker stopped with an error");
     };
-    worker.postMessage({ ...extra, type: "start" });
+    if (!this.privateChannel) {
+      worker.postMessage({ ...extra, type: "start" });
+      return ready;
+    }
+    const channel = new MessageChannel();
+    this.port = channel.port1;
+    channel.port1.onmessage = (event) => this.receive(worker, event.data, true);
+    worker.postMessage({ ...extra, type: "start", port: channel.port2 }, [channel.port2]);
     return ready;
   }
 
@@ -128,7 +143,9 @@ export class EngineClient {
   /* Terminate the worker and reject what it still owed, telling no listener: the caller sets the next state. */
   drop(error) {
     if (this.worker) this.worker.terminate();
+    if (this.port) this.port.close();
     this.worker = null;
+    this.port = null;
     this.ready = null;
     if (this.settleStart) clearTimeout(this.settleStart.timer);
     this.settleStart = null;
@@ -140,8 +157,11 @@ export class EngineClient {
     this.checks.clear();
   }
 
-  receive(worker, message) {
-    if (worker !== this.worker) return; // from a worker already replaced
+  /* A message from `worker`; `trusted`: it came the way answers may come (see privateChannel). */
+  receive(worker, message, trusted) {
+    if (worker !== this.worker || !wellFormed(message)) return; // from a worker already replaced, or not ours
+    const starting = ["progress", "ready", "failed"].includes(message.type);
+    if (starting ? this.state !== "loading" : !trusted) return;
     if (message.type === "progress") {
       this.timeline.push([message.stage, performance.now()]);
       this.setState("loading", message.stage);
@@ -210,6 +230,23 @@ export class EngineClient {
     this.state = state;
     this.stage = stage;
     for (const listener of this.listeners) listener(this);
+  }
+}
+
+/* The protocol's fields have their types (a worker's message is read, never trusted to be what it says). */
+function wellFormed(message) {
+  if (!message || typeof message !== "object") return false;
+  const text = (name) => message[name] === undefined || typeof message[name] === "string";
+  switch (message.type) {
+    case "progress": return typeof message.stage === "string";
+    case "ready": return true;
+    case "failed": return typeof message.reason === "string";
+    case "result": case "check": case "died":
+      return Number.isInteger(message.id) && text("error")
+        && (message.ms === undefined || Number.isFinite(message.ms))
+        && (message.span === undefined || (Array.isArray(message.span) && message.span.length === 2
+                                           && message.span.every(Number.isFinite)));
+    default: return false;
   }
 }
 

@@ -52,8 +52,9 @@ function postStage(stage) {
 }
 
 /* Request `id` failed with `error`. A Python exception leaves the interpreter usable, so it is an answer carrying
- * the error's last line; anything else (a fatal wasm error, out of memory) is reported as "died". */
-function postFailure(id, error) {
+ * the error's last line; anything else (a fatal wasm error, out of memory) is reported as "died". `post`: how the
+ * worker answers (practice's: its private port). */
+function postFailure(id, error, post = (message) => self.postMessage(message)) {
   const message = String((error && error.message) || error).trim().split("\n").pop();
-  self.postMessage({ type: error && error.type ? "result" : "died", id, error: message });
+  post({ type: error && error.type ? "result" : "died", id, error: message });
 }

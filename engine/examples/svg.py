@@ -37,12 +37,15 @@ def line_chart(series, x_label="", y_label="", log_y=False, x_ticks=None):
     all_y = np.concatenate([p[2] for p in points]) if points else np.zeros(0)
     if all_x.size == 0:
         return _frame("no finite values to plot", x_label, y_label, HEIGHT)
-    x0, x1 = _padded_range(all_x)
+    x_range, y_range = _padded_range(all_x), None if log_y else _padded_range(all_y)
+    if x_range is None or (not log_y and y_range is None):
+        return _frame("values too far apart to plot", x_label, y_label, HEIGHT)
+    x0, x1 = x_range
     if log_y:
         y0, y1, decades = _decade_axis(all_y)
         y_ticks = [(k, f"1e{k}") for k in decades]
     else:
-        y0, y1 = _round_range(*_padded_range(all_y))
+        y0, y1 = _round_range(*y_range)
         y_ticks = _round_ticks(y0, y1)
     plot_bottom = HEIGHT - BOTTOM
 
@@ -78,9 +81,11 @@ def _tick_step(low, high, target=5):
 
 
 def _round_range(low, high):
-    """[low, high] widened to the round ticks at or beyond each end."""
+    """[low, high] widened to the round ticks at or beyond each end; kept as given when a round end would pass the
+    largest float (data near 1.7e308)."""
     step = _tick_step(low, high)
-    return math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
+    rounded = math.floor(low / step + 1e-9) * step, math.ceil(high / step - 1e-9) * step
+    return rounded if math.isfinite(rounded[1] - rounded[0]) else (low, high)
 
 
 def _round_ticks(low, high, target=5):
@@ -154,10 +159,13 @@ def _text_colour(fill):
 
 
 def _padded_range(values):
+    """(low, high) of finite ``values``, widened around a single value (by 1, or a billionth of a huge one, which
+    1 would not move); None when the span passes the largest float (1e308 and -1e308), which no axis can divide."""
     low, high = float(values.min()), float(values.max())
     if high - low < 1e-12:
-        return low - 1.0, high + 1.0
-    return low, high
+        pad = max(1.0, abs(low) * 1e-9)
+        low, high = low - pad, high + pad
+    return (low, high) if math.isfinite(high - low) else None
 
 
 def _text(x, y, label, anchor, size=10, colour=None):

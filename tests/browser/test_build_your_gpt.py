@@ -9,7 +9,7 @@ lacks."""
 import json
 
 import pytest
-from browser_pages import wait_for_engine
+from browser_pages import instant_go, wait_for_engine
 from practice_pages import open_exercise, run_and_wait, type_code
 from test_practice import edit_widget_cell
 
@@ -66,6 +66,12 @@ def status(page):
     return page.locator(".lw-capstone__status").text_content()
 
 
+def unload_asks(page):
+    """Whether leaving the page now (a reload, another site, closing the tab) makes the browser ask first."""
+    return page.evaluate("() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); "
+                         "return e.defaultPrevented; }")
+
+
 def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(browser, site):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
@@ -90,6 +96,20 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
     assert "need JavaScript and the live engine" in status(page)
     assert all(page.locator(f".lw-capstone__{name}").is_disabled() for name in ("check", "train", "download"))
     context.close()
+
+
+def test_back_after_instant_navigation_to_a_page_without_practice_the_page_is_set_up_again(watched, site):
+    # The review's F4: Home (no practice there), then Back, left Train and Check disabled until a reload
+    page = watched.page
+    open_capstone(page, site)
+    page.evaluate("window.__firstCapstone = Layerwise.capstone")
+    instant_go(page, site, "")
+    page.go_back()
+    page.wait_for_function("""location.pathname.endsWith('/model/build-your-gpt/')
+        && document.querySelector('.lw-capstone') && Layerwise.capstone !== window.__firstCapstone""",
+                           timeout=10_000)
+    assert not page.locator(".lw-capstone__train").is_disabled() and not page.locator(".lw-capstone__check").is_disabled()
+    assert "need JavaScript" not in status(page)
 
 
 @pytest.mark.live
@@ -139,8 +159,9 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
     # every sample whole, in the slot of its step (the newest first), none cut by its box
     slots = page.evaluate("[...document.querySelectorAll('.lw-capstone__sample-slot')].map(li => [li.dataset.step, "
                           "li.querySelector('samp').textContent, li.scrollHeight <= li.clientHeight + 1])")
-    assert [int(step) for step, _, _ in slots] == [200, 150, 100, 50]
-    assert slots[3][1].replace(" // ", "\n\n").replace(" / ", "\n") == hook["samples"][0]
+    longest = max(int(v) for v in page.eval_on_selector_all(".lw-capstone__steps option", "os => os.map(o => o.value)"))
+    assert [int(step) for step, _, _ in slots] == list(range(longest, 0, -50))  # every 50 steps of the longest run
+    assert slots[-1][1].replace(" // ", "\n\n").replace(" / ", "\n") == hook["samples"][0]
     assert all(whole for _, _, whole in slots)
     expected = page_reference(page, 100)
     assert hook["reference"] == expected
@@ -150,6 +171,19 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
     assert page.evaluate("Layerwise.capstone.step") == hook["step"]  # stopped stays stopped
     assert page.evaluate("window.__shifts") == 0
 
+    # The review's F5: Home by instant navigation and Back; the worker kept the model, so the page shows it again
+    # and Download saves it. Until it is downloaded, leaving the site asks first.
+    assert unload_asks(page)
+    instant_go(page, live, "")
+    page.go_back()
+    page.wait_for_function("location.pathname.endsWith('/model/build-your-gpt/') "
+                           "&& document.querySelector('.lw-capstone[data-lw-ready]')")
+    back = page.evaluate("({state: Layerwise.capstone.state, step: Layerwise.capstone.step, "
+                         "losses: Layerwise.capstone.losses})")
+    assert back == {"state": "stopped", "step": hook["step"], "losses": hook["losses"]}
+    assert page.locator(".lw-capstone__step").text_content() == f"{hook['step']} / 100"
+    assert unload_asks(page)
+
     with page.expect_download() as download:  # the model as trained so far, for the engine's command line
         click(page, "download")
     path = tmp_path / "your-gpt.npz"
@@ -157,6 +191,7 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
     params, config, vocab, step = load_checkpoint(path)
     assert step == hook["step"] and config.vocab_size == len(vocab)
     assert main(["talk", "--checkpoint", str(path), "--prompt", "Shall I", "--tokens", "5"]) == 0
+    assert not unload_asks(page)
 
     click(page, "generate")  # the model trained so far, drawn by the sampler typed above
     assert wait_state(page, ["stopped"]) == "stopped"

@@ -154,3 +154,55 @@ def test_a_restarting_client_keeps_checks_and_timings_and_replaces_a_crashed_or_
     assert report["afterHang"] == "again"
     # the listeners heard of each fresh start, never of an idle moment without a worker
     assert report["states"] == ["loading", "loading", "ready"] * 3
+
+
+# A worker that answers through the start message's private port, and whose "forge" request (as learner code can,
+# with postMessage) posts on its ordinary channel a result for the next ids, a follow-up check, a `died` and a
+# `failed`, then answers for real on the port; "junk" gets an answer of the wrong types on the port.
+PRIVATE_WORKER = r"""
+let port = null;
+self.onmessage = (event) => {
+  const m = event.data;
+  if (m.type === "start") {
+    port = m.port;
+    self.postMessage({ type: "progress", stage: "warming up" });
+    port.postMessage({ type: "ready" });
+  } else if (m.type === "forge") {
+    for (let id = m.id; id < m.id + 3; id++) self.postMessage({ type: "result", id, value: "forged" });
+    self.postMessage({ type: "check", id: m.id, value: "forged" });
+    self.postMessage({ type: "failed", reason: "forged failure" });
+    self.postMessage({ type: "died", id: m.id, error: "forged death" });
+    setTimeout(() => port.postMessage({ type: "result", id: m.id, value: "genuine" }), 50);
+  } else if (m.type === "junk") {
+    port.postMessage({ type: "result", id: String(m.id), value: "junk id" });
+    port.postMessage({ type: "result", id: m.id, error: 5 });
+    port.postMessage({ type: "result", id: m.id, value: "genuine" });
+  } else if (m.type === "echo") {
+    port.postMessage({ type: "result", id: m.id, value: m.value });
+  }
+};
+"""
+
+PRIVATE = """async ([moduleURL, source]) => {
+  const { EngineClient } = await import(moduleURL);
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  const client = new EngineClient({ url, privateChannel: true });
+  const checks = [];
+  const report = {};
+  report.forged = (await client.request({ type: "forge" }, { onCheck: (m) => checks.push(m.value) })).value;
+  report.next = (await client.request({ type: "echo", value: "next" })).value;
+  report.junk = (await client.request({ type: "junk" })).value;
+  report.client = [client.state, client.starts, client.crashes, client.reason];
+  report.checks = checks;
+  return report;
+}"""
+
+
+def test_a_private_channel_client_ignores_what_the_worker_posts_the_ordinary_way_once_ready(watched, site):
+    # The review's F2: learner code in the practice worker posted a passing verdict for the next ids, and a
+    # `failed` that left practice unusable in the tab
+    page = watched.page
+    page.goto(site.url)
+    report = page.evaluate(PRIVATE, [site.url + "assets/layerwise/engine-client.js", PRIVATE_WORKER])
+    assert report == {"forged": "genuine", "next": "next", "junk": "genuine", "client": ["ready", 1, 0, ""],
+                      "checks": []}

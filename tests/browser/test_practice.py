@@ -4,11 +4,12 @@ mistake with its marked matrices, an endless loop stopped while a widget keeps w
 
 Code is typed into the editor with the keyboard (tests/browser/practice_pages.py), never set programmatically."""
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from playwright.sync_api import expect
-from browser_pages import reports_device, scroll_to_and_click, two_frames, wait_for_engine
+from browser_pages import instant_go, reports_device, scroll_to_and_click, two_frames, wait_for_engine
 from practice_pages import editor_code, exercise_page, matrix_cells, open_exercise, run_and_wait, type_code
 
 from engine.examples import run
@@ -188,6 +189,78 @@ def test_hints_open_one_at_a_time_and_are_remembered(watched, site):
     assert exercise.locator(".lw-exercise__hints li").count() == 2
     assert exercise.locator(".lw-exercise__hint").text_content() == f"Hint 3 of {len(hints)}"
     assert exercise.locator(".lw-exercise__solution-button").is_hidden()  # no pass, no three failed runs yet
+
+
+STORE = "([key, record]) => localStorage.setItem(key, JSON.stringify(record))"
+STORED = "key => JSON.parse(localStorage.getItem(key))"
+KEY = f"layerwise:practice:{EXERCISE}"
+
+
+@pytest.mark.parametrize("record", [{"code": 12345, "hints": 300000, "failures": "many", "passed": "yes"},
+                                    {"code": {"a": 1}, "hints": -1, "failures": 1.5, "passed": 1}],
+                         ids=["out of range", "wrong types"])
+def test_a_stored_record_of_the_wrong_types_or_range_reads_as_a_fresh_start(watched, site, record):
+    # The review's F12: a non-string code left the exercise static, and 300,000 hints froze the tab for minutes
+    page = watched.page
+    page.goto(site.url + exercise_page(site, EXERCISE))
+    page.evaluate(STORE, [KEY, record])
+    exercise = open_exercise(page, site, EXERCISE)
+    assert editor_code(exercise) == get(EXERCISE).STARTER
+    assert exercise.locator(".lw-exercise__hints li").count() == 0
+    assert exercise.locator(".lw-exercise__hint").text_content() == f"Hint 1 of {len(get(EXERCISE).HINTS)}"
+    assert exercise.locator(".lw-exercise__state").text_content() == "not passed yet"
+
+
+def test_with_storage_full_the_learner_is_told_can_download_the_code_and_keeps_it_in_the_tab(watched, site):
+    # The review's F6: with storage full nothing was saved and nothing said so; after leaving, the code was gone
+    page = watched.page
+    exercise = open_exercise(page, site, EXERCISE)
+    page.evaluate("""() => {
+        for (const size of [1 << 20, 1 << 10, 1]) {
+            try { for (let n = 0; ; n++) localStorage.setItem(`fill-${size}-${n}`, 'x'.repeat(size)); } catch (e) {}
+        }
+    }""")
+    typed = "def layernorm_forward(x, gamma, beta, eps=1e-5):\n    return x  # kept in this tab"
+    type_code(page, exercise, typed)
+    note = exercise.locator(".lw-exercise__unsaved")
+    expect(note).to_contain_text("could not save your work")
+    assert page.evaluate(STORED, KEY) is None
+    with page.expect_download() as download:
+        note.locator("button").click()
+    assert download.value.suggested_filename == f"{EXERCISE}.py"
+    assert Path(download.value.path()).read_text(encoding="utf-8") == typed
+    instant_go(page, site, "")
+    page.go_back()
+    page.wait_for_function("document.querySelector('article[data-lw-practice]')")
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-content").wait_for()
+    assert editor_code(exercise) == typed
+
+
+def test_a_tab_with_older_state_never_overwrites_another_tabs_pass_or_code_without_asking(watched, site):
+    # The review's F7: a pass in tab A, a line typed in tab B: B's draft replaced A's pass and passing code
+    tab_b = watched.page
+    exercise = open_exercise(tab_b, site, EXERCISE)
+    tab_a = watched.context.new_page()
+    tab_a.goto(site.url + exercise_page(site, EXERCISE))
+    passing = get(EXERCISE).SOLUTION
+    tab_a.evaluate(STORE, [KEY, {"code": passing, "hints": 1, "failures": 2, "passed": True}])  # what A's pass stores
+    expect(exercise.locator(".lw-exercise__state")).to_have_text("passed")  # B heard of it
+    exercise.locator(".cm-content").click()
+    tab_b.keyboard.press("Control+End")
+    tab_b.keyboard.type("  # B's draft")
+    status = exercise.locator(".lw-exercise__status")
+    expect(status).to_contain_text("Another tab saved other code for this exercise.")
+    tab_b.wait_for_timeout(600)  # past the 300 ms after which typing is written
+    assert tab_a.evaluate(STORED, KEY) == {"code": passing, "hints": 1, "failures": 2, "passed": True}
+    assert exercise.locator(".lw-exercise__hints li").count() == 1
+    exercise.locator(".lw-exercise__our-code").click()
+    assert tab_a.evaluate(STORED, KEY) == {"code": editor_code(exercise), "hints": 1, "failures": 2, "passed": True}
+    assert editor_code(exercise).endswith("# B's draft")
+    exercise.locator(".lw-exercise__reset").click()  # the starter, then A's code asked for again
+    tab_a.evaluate(STORE, [KEY, {"code": passing, "hints": 1, "failures": 2, "passed": True}])
+    exercise.locator(".lw-exercise__their-code").click()
+    assert editor_code(exercise) == passing
 
 
 def test_a_knowledge_check_answer_is_kept_and_counted(watched, site):
@@ -410,15 +483,85 @@ def test_reload_restores_code_and_progress_without_running_and_reset_brings_the_
     assert exercise.locator(".lw-exercise__state").text_content() == "passed"  # a pass stays a pass
 
 
+# The review's F2: learner code answering its own grade request with a pass, then posting a `failed`
+FORGING = """import js
+from pyodide.ffi import to_js
+ok = '{"passed": true, "checks": [], "failure": null, "error": null, "output": "", "figure": null}'
+for i in range(1, 300):
+    js.postMessage(to_js({"type": "result", "id": i, "json": ok}, dict_converter=js.Object.fromEntries))
+js.postMessage(to_js({"type": "failed", "reason": "forged"}, dict_converter=js.Object.fromEntries))
+def layernorm_forward(x, gamma, beta, eps=1e-5):
+    return None
+"""
+
+
 @pytest.mark.live
-def test_the_lab_draws_its_figure_after_a_pass(live, watched):
+def test_learner_code_cannot_answer_for_the_grader_and_its_error_message_is_cut(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, EXERCISE)
+    type_code(page, exercise, FORGING)
+    assert run_and_wait(page, exercise) == "Not yet: the first check that failed is below."
+    assert exercise.locator(".lw-exercise__state").text_content() == "not passed yet"
+    assert page.evaluate(f"JSON.parse(localStorage.getItem('layerwise:practice:{EXERCISE}')).passed") is False
+    # the review's F13: an exception whose message is a million characters
+    type_code(page, exercise, "def layernorm_forward(x, gamma, beta, eps=1e-5):\n    raise ValueError('x' * 10**6)")
+    assert run_and_wait(page, exercise) == "Not yet: the first check that failed is below."
+    error = exercise.locator(".lw-feedback__error").text_content()
+    assert error.startswith("ValueError: xxx")
+    assert len(error) < 2_100
+    type_code(page, exercise, get(EXERCISE).SOLUTION)  # the forged `failed` left the engine usable
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+
+
+# The adversary's SVG (shared/reviews/2026-12-04-adversary.md, F1): an XHTML iframe whose document runs in the site's
+# origin, a <style> that restyles the page, an event attribute and a link, around one line that may stay
+ATTACK_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" style="position:fixed;inset:0">'
+              '<style>body { outline: 9px solid red }</style>'
+              '<x:iframe xmlns:x="http://www.w3.org/1999/xhtml" srcdoc="&lt;script&gt;parent.alert(1)&lt;/script&gt;">'
+              '</x:iframe><a href="javascript:alert(2)"><text x="1" y="5">link</text></a>'
+              '<polyline points="0,0 9,9" stroke="red" onclick="alert(3)"/></svg>')
+WHAT_THE_ATTACK_ADDED = """root => [...root.querySelectorAll('*')].filter(el => ['iframe', 'style', 'a', 'script']
+    .includes(el.localName) || el.namespaceURI !== 'http://www.w3.org/2000/svg' || el.hasAttribute('style')
+    || [...el.attributes].some(a => /^on|href/.test(a.name))).map(el => el.outerHTML)"""
+
+
+def test_the_lab_figure_keeps_only_drawing_elements_of_untrusted_svg(watched, site):
+    page = watched.page
+    page.goto(site.url + exercise_page(site, "residual-lab"))
+    page.wait_for_function(PRACTICE_SET_UP)
+    kept = page.evaluate("""async ([url, svg, added]) => {
+        const { drawingOnly } = await import(url);
+        const drawn = drawingOnly(svg);
+        document.querySelector('.lw-exercise__feedback').append(drawn);
+        await new Promise(r => setTimeout(r, 100));  // an iframe's srcdoc would have run by now
+        return { added: eval(added)(drawn), kept: [...drawn.querySelectorAll('*')].map(el => el.localName),
+                 outline: getComputedStyle(document.body).outlineStyle, html: drawingOnly('<p>not a drawing</p>'),
+                 text: drawingOnly(12) };
+    }""", [site.url + "assets/layerwise/practice/figure.bundle.js", ATTACK_SVG, WHAT_THE_ATTACK_ADDED])
+    assert kept["added"] == [] and kept["outline"] == "none"
+    assert kept["kept"] == ["text", "polyline"]  # the drawing stays; a link's text is kept as text
+    assert kept["html"] is None and kept["text"] is None
+    assert page.evaluate("document.querySelectorAll('iframe').length") == 0
+
+
+@pytest.mark.live
+def test_the_lab_draws_its_figure_after_a_pass_and_none_of_an_svg_the_learners_code_made(live, watched):
     page = watched.page
     exercise = open_exercise(page, live, "residual-lab")
     type_code(page, exercise, get("residual-lab").SOLUTION)
     assert run_and_wait(page, exercise) == "Passed. Well done."
     figure = exercise.locator(".lw-feedback__figure svg")
     assert figure.get_attribute("role") == "img"
-    assert figure.locator("path, polyline, line").count() > 0
+    assert figure.locator("polyline").count() == 2 and figure.locator("text").count() > 2  # both curves, labelled
+    # The learner's code replaces the function that draws the figure, in the Python that draws it (the review's F1)
+    attack = ("import engine.exercises.residual_lab as _lab\n"
+              f"_lab.line_chart = lambda *a, **k: {ATTACK_SVG!r}\n")
+    type_code(page, exercise, attack + get("residual-lab").SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    figure.locator("polyline").wait_for()
+    assert figure.evaluate(WHAT_THE_ATTACK_ADDED) == []
+    assert page.evaluate("document.querySelectorAll('iframe').length") == 0
+    assert page.evaluate("getComputedStyle(document.body).outlineStyle") == "none"
 
 
 def test_a_phone_is_not_told_of_ctrl_enter_and_statement_code_keeps_its_tokens_whole(watched_phone, site):

@@ -4,12 +4,14 @@ CPython as before, and a reader whose browser says data is dear (Save-Data, a 3G
 is never sent it."""
 import gzip
 import struct
+from pathlib import Path
 
 import pytest
 from browser_pages import reports_device, wait_for_engine
 
 pytestmark = [pytest.mark.browser, pytest.mark.live]
 SNAPSHOT = "**/assets/layerwise/pyodide-*.snapshot.gz"
+ROOT = Path(__file__).resolve().parents[2]
 RESTORING = "restoring the Python runtime from its snapshot"
 STAGES = "Layerwise.engine.timeline.map(([stage]) => stage)"
 # An edit answered by the worker: the first input cell of LayerNorm's first widget set to 3.
@@ -86,3 +88,12 @@ def test_a_reader_whose_data_is_dear_or_memory_short_is_not_sent_the_snapshot(li
     assert snapshot_requests(watched) == []
     assert RESTORING not in stages
     assert watched.page.evaluate(EDIT) == "live"
+
+
+def test_the_served_snapshot_holds_no_path_of_the_build(site):
+    # The review's F15: the interpreter kept the snapshot script's absolute path (its `_`), the build's checkout
+    snapshots = sorted(site.root.glob("assets/layerwise/pyodide-*.snapshot.gz"))
+    if not snapshots:
+        pytest.skip("this site build made no snapshot")
+    memory = gzip.decompress(snapshots[0].read_bytes())
+    assert str(ROOT).encode() not in memory and b".building-" not in memory

@@ -1,5 +1,7 @@
 """Checkpoints round-trip bit for bit (non-ASCII vocabulary included) and every broken file is named."""
+import io
 import json
+import zipfile
 
 import numpy as np
 import pytest
@@ -67,6 +69,9 @@ def test_pickled_objects_are_refused(tmp_path):
         load_checkpoint(tmp_path / "pickled.npz")
 
 
+NESTED = "[" * 100_000 + "]" * 100_000
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda a: a.update(format=np.array("other-format")),
      r"has format 'other-format'; expected 'layerwise-checkpoint-1'"),
@@ -83,6 +88,18 @@ def test_pickled_objects_are_refused(tmp_path):
     (lambda a: a.update({"param/lnf_g": np.ones(4, dtype=np.float32)}), r"parameter lnf_g .* has dtype float32; "
                                                                        r"the config says float64"),
     (lambda a: a.update({"param/lnf_g": np.array([1.0, np.nan, 1.0, 1.0])}), r"lnf_g .* contains non-finite values"),
+    # the review's F9: each of these gave a Python traceback instead of a CheckpointError
+    (lambda a: a.update(config_json=np.array("5")), "config_json must be a JSON object, got int"),
+    (lambda a: a.update(config_json=np.array("null")), "config_json must be a JSON object, got NoneType"),
+    (lambda a: a.update(config_json=np.array("[]")), "config_json must be a JSON object, got list"),
+    (lambda a: a.update(config_json=np.array(NESTED)), "config_json in .* is nested too deeply"),
+    (lambda a: a.update(vocab_json=np.array(NESTED)), "vocab_json in .* is nested too deeply"),
+    (lambda a: a.update(step=np.array("abc")), "step in .* must be one integer of 0 or more"),
+    (lambda a: a.update(step=np.array([1, 2])), "step in .* must be one integer of 0 or more"),
+    (lambda a: a.update(step=np.array(np.inf)), "step in .* must be one integer of 0 or more"),
+    (lambda a: a.update(step=np.array(-3)), "step in .* must be one integer of 0 or more"),
+    # a text member far larger than any config: refused from its header, before it is inflated
+    (lambda a: a.update(vocab_json=np.array(" " * 2_000_000)), r"vocab_json in .* declares shape \(\) of <U2000000"),
 ])
 def test_mismatched_contents_are_named(tmp_path, change, message):
     arrays = valid_arrays()
@@ -95,3 +112,41 @@ def test_mismatched_contents_are_named(tmp_path, change, message):
 def test_saving_checks_its_inputs(tmp_path):
     with pytest.raises(CheckpointError, match=r"save_checkpoint: vocab has 2 characters but config.vocab_size is 8"):
         save_checkpoint(tmp_path / "x.npz", model.init_params(CONFIG), CONFIG, ["a", "b"])
+
+
+def npy_header_only(shape):
+    """The bytes of an .npy member whose header declares ``shape`` of float64 but which holds no data."""
+    header = {"descr": "<f8", "fortran_order": False, "shape": shape}
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, header)
+    return buffer.getvalue()  # the magic string, the version and the header
+
+
+def rewrite_members(path, **changes):
+    """Rewrite the .npz at ``path`` with members (full names in the archive) replaced, or removed where None."""
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    members.update(changes)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in members.items():
+            if content is not None:
+                archive.writestr(name, content)
+
+
+
+def test_a_member_that_is_not_an_npy_array_or_declares_a_huge_shape_is_refused_unread(tmp_path):
+    path = tmp_path / "bad.npz"
+    write_npz(path, **valid_arrays())
+    rewrite_members(path, **{"step.npy": None, "step": b"12"})  # a raw member, as np.load would hand it back
+    with pytest.raises(CheckpointError, match="step in .* is not a NumPy array"):
+        load_checkpoint(path)
+    write_npz(path, **valid_arrays())
+    rewrite_members(path, **{"param/tok_emb.npy": npy_header_only((100_000, 100_000))})  # 74.5 GiB if allocated
+    with pytest.raises(CheckpointError, match=r"parameter tok_emb has shape \(100000, 100000\); expected"):
+        load_checkpoint(path)
+
+
+def test_a_plain_npy_file_is_not_taken_for_a_checkpoint(tmp_path):
+    np.save(tmp_path / "plain.npy", np.zeros(3))
+    with pytest.raises(CheckpointError, match="is not an .npz archive"):
+        load_checkpoint(tmp_path / "plain.npy")

@@ -147,8 +147,9 @@ def test_training_refuses_a_vocabulary_size_that_does_not_fit():
 @pytest.mark.parametrize("field, value, message", [
     ("steps", 0, r"TrainSettings: steps must be an integer >= 1, got 0"),
     ("batch_size", 2.5, r"TrainSettings: batch_size must be an integer >= 1, got 2.5"),
-    ("lr", -1e-3, r"TrainSettings: lr must be a number > 0, got -0.001"),
-    ("weight_decay", -0.1, r"TrainSettings: weight_decay must be a number >= 0, got -0.1"),
+    ("lr", -1e-3, r"TrainSettings: lr must be a finite number > 0, got -0.001"),
+    ("lr", float("inf"), r"TrainSettings: lr must be a finite number > 0, got inf"),  # the review's F10: accepted
+    ("weight_decay", -0.1, r"TrainSettings: weight_decay must be a finite number >= 0, got -0.1"),
 ])
 def test_bad_training_settings_are_named(field, value, message):
     with pytest.raises(LayerwiseError, match=message):
@@ -200,3 +201,38 @@ def test_command_line_errors_are_reported_not_raised(tmp_path, capsys):
     assert "error: GPTConfig: emb_dim must be an integer, got 'big'" in capsys.readouterr().err
     assert main(["talk", "--checkpoint", str(tmp_path / "none.npz"), "--prompt", "x"]) == 2
     assert "error: load_checkpoint: no checkpoint at" in capsys.readouterr().err
+
+
+# The review's F10: each gave a traceback, was accepted, or failed with a message that did not name the flag's value
+@pytest.mark.parametrize("extra, message", [
+    (["--seed", "-1"], "error: generate_text: the seed must be an integer >= 0, got -1"),
+    (["--tokens", "-5"], "error: generate: max_new_tokens must be an integer >= 0, got -5"),
+    (["--temperature", "1e-320"], "error: sampling_distribution: temperature 1e-320 is so small that logits / "
+                                  "temperature overflows"),
+])
+def test_command_line_talk_flags_out_of_range_are_named(trained_checkpoint, capsys, extra, message):
+    assert main(["talk", "--checkpoint", str(trained_checkpoint), "--prompt", "the ", *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_command_line_train_output_and_size_problems_are_named(tmp_path, capsys):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    assert main(["train", "--out", str(folder), "--steps", "1"]) == 2
+    assert f"error: --out {folder} is a folder; give the checkpoint's file name" in capsys.readouterr().err
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    assert main(["train", "--out", str(blocker / "sub" / "model.npz"), "--steps", "1"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {blocker}")  # a folder cannot be made inside a file
+    assert main(["train", "--steps", "1", "--set", "emb_dim=1000000000000", "--set", "num_heads=1"]) == 2  # TB
+    assert "error: not enough memory for this model" in capsys.readouterr().err
+
+
+@pytest.fixture
+def trained_checkpoint(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(TEXT, encoding="utf-8")
+    checkpoint = tmp_path / "ckpt.npz"
+    sizes = ["--set", "emb_dim=8", "--set", "num_heads=2", "--set", "ff_dim=16", "--set", "num_layers=1"]
+    assert main(["train", "--corpus", str(corpus), "--steps", "2", "--out", str(checkpoint), *sizes]) == 0
+    return checkpoint

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from engine import activations, attention, dropout, embedding, init, linear, loss, norms, residual, softmax
+from engine import (activations, attention, data, dropout, embedding, generate, init, linear, loss, norms, optim,
+                    residual, softmax)
 from engine.errors import LayerwiseError, ShapeError, check_shape
 
 
@@ -155,3 +156,38 @@ def test_init_rejects_unknown_scheme_and_bad_shapes():
 def test_check_shape_shows_wildcards():
     with pytest.raises(ShapeError, match=r"f: a has shape \(2,\); expected \(any, 3\)"):
         check_shape("f", "a", np.ones(2), (None, 3))
+
+
+RAGGED = [[1.0, 2.0], [3.0]]
+
+
+# The review's F11: each gave a raw NumPy or Python error (ragged lists, sizes as floats, wrong types) or was
+# accepted (NaN and inf in dropout and the residual, complex logits and ids)
+@pytest.mark.parametrize("call, message", [
+    (lambda: linear.linear_forward(RAGGED, np.ones((2, 2)), np.ones(2)), r"linear_forward: X is not a rectangular "
+                                                                         r"array: its rows must all have the same"),
+    (lambda: norms.layernorm_forward(RAGGED, np.ones(2), np.zeros(2)), r"layernorm_forward: x is not a rectangular"),
+    (lambda: attention.causal_mask(4.0), r"causal_mask: T must be an integer >= 1, got 4.0"),
+    (lambda: attention.split_heads(np.ones((1, 2, 4)), 2.0), r"split_heads: num_heads must be an integer >= 1, "
+                                                             r"got 2.0"),
+    (lambda: optim.learning_rate(np.ones(2), 1e-3, 10, 100), r"learning_rate: step must be an integer >= 0"),
+    (lambda: optim.learning_rate(3, 1e-3, "10", 100), r"learning_rate: warmup_steps must be an integer >= 0"),
+    (lambda: optim.clip_grad_norm({"w": np.ones(2)}, "1"), r"clip_grad_norm: max_norm must be a finite number > 0"),
+    (lambda: optim.clip_grad_norm({"w": np.ones(2)}, np.ones(2)), r"clip_grad_norm: max_norm must be a finite"),
+    (lambda: dropout.dropout_forward(np.array([1.0, np.nan]), 0.5, np.ones(2)), r"dropout_forward: x must be "
+                                                                               r"finite, but 1 entries are not"),
+    (lambda: residual.residual_forward(np.ones(2), np.array([np.inf, 0.0])), r"residual_forward: fx must be finite"),
+    (lambda: generate.sampling_distribution(np.array([1 + 2j, 0j])), r"sampling_distribution: logits must be real"),
+    (lambda: data.decode(np.array([1 + 0j]), ["a", "b"]), r"decode: ids must be integers, got an array of complex"),
+])
+def test_inputs_outside_the_checked_path_are_named(call, message):
+    with pytest.raises(LayerwiseError, match=message):
+        call()
+
+
+def test_the_sizes_and_numbers_that_are_valid_still_pass():
+    # a 0-d array or a NumPy integer is a number as much as a Python one
+    assert attention.causal_mask(np.int64(2)).tolist() == [[True, False], [True, True]]
+    assert optim.clip_grad_norm({"w": np.array([3.0, 4.0])}, np.array(10.0)) == 5.0  # sqrt(9 + 16)
+    assert optim.learning_rate(np.int64(0), 1.0, 2, 10) == 0.5  # (0 + 1) / 2 of the way up the warm-up
+    assert data.decode([], ["a"]) == ""

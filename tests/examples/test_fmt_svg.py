@@ -46,6 +46,15 @@ def test_line_chart_with_nothing_finite_says_so():
     assert "no finite values to plot" in line_chart([("s", [0, 1], [float("nan"), float("inf")])])
 
 
+def test_line_chart_at_the_ends_of_the_float_range_draws_or_says_why_not():
+    # the review's F8: a constant line at 1e308 (padding by 1 does not move it) and a span from 1e-308 to 1e308
+    # raised math errors; a span wider than the largest float cannot be divided into ticks at all
+    for ys in ([1e308, 1e308], [1e-308, 1e308], [5e-324, 5e-324]):
+        assert "<polyline" in line_chart([("s", [0, 1], ys)], "x", "y")
+    assert "values too far apart to plot" in line_chart([("s", [0, 1], [-1e308, 1e308])], "x", "y")
+    assert "values too far apart to plot" in line_chart([("s", [-1e308, 1e308], [0, 1])], "x", "y")
+
+
 SVG = "{http://www.w3.org/2000/svg}"
 
 

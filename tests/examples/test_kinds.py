@@ -149,3 +149,13 @@ def test_the_worker_imports_only_the_kinds_it_runs():
     assert shown.strip() == "['engine.examples.fmt', 'engine.examples.kind', 'engine.examples.linear']"
     assert sorted(KINDS) == sorted(p.stem for p in Path(KINDS["linear"].compute.__code__.co_filename).parent.glob(
         "*.py") if p.stem not in {"__init__", "kind", "fmt", "svg"})
+
+
+@pytest.mark.parametrize("kind, inputs", [
+    ("rmsnorm", {"x": [[1, 2, 3, 4], [-3, -1, 1, 3]], "gamma": [1e308] * 4, "dy": [[1, 0, -1, 2], [0.5, 1, 0, -1]]}),
+    ("dropout", {"x": [[1e-308, 1e308, 1, 1e200]], "dy": [[1e308, 1, 5e-324, 1e15]], "p": 0, "seed": 1000000}),
+], ids=["rmsnorm gamma 1e308", "dropout extreme values"])
+def test_valid_extreme_inputs_give_a_result_not_a_python_error(kind, inputs):
+    # the review's F8: the widget's message line showed "OverflowError: ..." and "ValueError: math domain error"
+    result = json.loads(run_json(kind, json.dumps(inputs)))
+    assert "error" not in result and result["plots"]

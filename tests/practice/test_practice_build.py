@@ -130,12 +130,20 @@ def test_the_editor_bundle_holds_only_what_is_imported_and_is_cached(tmp_path):
     assert bundle.build_bundle(ROOT, entry, tmp_path) == path and path.stat().st_mtime_ns == built_at
     text = path.read_text()
     assert "export{" in text.replace(" ", "") and "createEditor" in text and "showCode" in text
-    licences = (path.parent / bundle.LICENSES_NAME).read_text()
+    licences = bundle.licences_path(path).read_text()
     packages = [line for line in licences.splitlines() if line.startswith("@") or line in ("style-mod", "w3c-keyname")]
     assert "@codemirror/lang-python" in packages and "@codemirror/view" in packages
     assert "@codemirror/autocomplete" not in packages  # lang-python's completion is not imported, so not bundled
     raw, gzipped = bundle.sizes(path)
     assert raw == len(path.read_bytes()) and 0 < gzipped < raw
+
+
+def test_the_figure_bundle_is_dompurify_with_its_licence(tmp_path):
+    path = bundle.build_bundle(ROOT, ROOT / "widgets" / "practice" / "figure.js", tmp_path)
+    assert path.name == "figure.bundle.js" and "drawingOnly" in path.read_text()
+    licences = bundle.licences_path(path).read_text()
+    assert licences.startswith("The bundle figure.bundle.js contains these npm packages:\n\ndompurify\n")
+    assert "Apache License" in licences and "@codemirror" not in licences
 
 
 def test_the_bundle_builds_with_a_symlinked_node_modules(tmp_path):
@@ -147,7 +155,7 @@ def test_the_bundle_builds_with_a_symlinked_node_modules(tmp_path):
     entry = project / "codemirror.js"
     entry.write_bytes((ROOT / "widgets" / "practice" / "codemirror.js").read_bytes())
     path = bundle.build_bundle(project, entry, tmp_path / "cache")
-    licences = (path.parent / bundle.LICENSES_NAME).read_text()
+    licences = bundle.licences_path(path).read_text()
     assert "\n@codemirror/view\n" in licences and "../" not in licences
     assert "(no licence file in the package)" not in licences.split("@codemirror/view", 1)[1].split("\n\n@", 1)[0]
 

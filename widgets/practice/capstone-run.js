@@ -3,35 +3,41 @@
  * again. A chunk ends before a step would take it past CHUNK_BUDGET_MS, so progress arrives several times a second;
  * a chunk that does not come back at all (the worker stops a learner's Python loop itself after 3 s; a hang inside
  * NumPy it cannot) terminates the worker, and the next request starts a fresh one. */
-import { practiceEngine } from "./engine.js";
+import {
+  Unreadable, checkResult, chunkResult, generateChunkResult, generateStartResult, startResult,
+} from "./answers.js";
+import { ask } from "./engine.js";
 
 export const CHUNK_BUDGET_MS = 200; // with the next step predicted from the last, chunks stay under ~250 ms
 export const CHUNK_LIMIT_MS = 8_000;
 const SETUP_LIMIT_MS = 30_000; // grading every source again, and (first time) importing the trainer and the grader
 
-async function ask(message, timeoutMs) {
-  return practiceEngine.request({ type: "capstone", ...message }, { timeoutMs });
+function capstone(message, timeoutMs, read) {
+  return ask({ type: "capstone", ...message }, timeoutMs, (answer) => read(answer.json));
 }
 
 /* The assembly check of {exercise id: source}: engine.capstone.check's dict, or {ok: false, problem}. */
-export async function checkAssembly(sources) {
-  return JSON.parse((await ask({ op: "check", json: JSON.stringify(sources) }, SETUP_LIMIT_MS)).json);
+export function checkAssembly(sources) {
+  return capstone({ op: "check", json: JSON.stringify(sources) }, SETUP_LIMIT_MS, checkResult);
 }
 
 /* The current run's model as the bytes of a checkpoint file. */
-export async function checkpointBytes() {
-  return (await ask({ op: "checkpoint" }, SETUP_LIMIT_MS)).data;
+export function checkpointBytes() {
+  return ask({ type: "capstone", op: "checkpoint" }, SETUP_LIMIT_MS, ({ data }) => {
+    if (!(data instanceof Uint8Array)) throw new Unreadable("no checkpoint bytes");
+    return data;
+  });
 }
 
 /* Generation from the model in the worker: `request` {prompt, tokens, temperature, top_k, top_p, seed}; onText(text)
  * gets the characters as they come. Resolves with {problem, cached, calls}: calls counts each of the learner's
  * functions that ran (exercise id -> calls). */
 export async function generateText(request, onText) {
-  const start = JSON.parse((await ask({ op: "generate", json: JSON.stringify(request) }, SETUP_LIMIT_MS)).json);
+  const start = await capstone({ op: "generate", json: JSON.stringify(request) }, SETUP_LIMIT_MS, generateStartResult);
   if (!start.ok) return { problem: start.problem, cached: false, calls: {} };
   const calls = {};
   for (;;) {
-    const chunk = JSON.parse((await ask({ op: "more", budgetMs: CHUNK_BUDGET_MS }, CHUNK_LIMIT_MS)).json);
+    const chunk = await capstone({ op: "more", budgetMs: CHUNK_BUDGET_MS }, CHUNK_LIMIT_MS, generateChunkResult);
     for (const [id, count] of Object.entries(chunk.calls)) calls[id] = (calls[id] || 0) + count;
     if (chunk.text) onText(chunk.text);
     if (chunk.problem || chunk.done) return { problem: chunk.problem, cached: start.cached, calls };
@@ -54,8 +60,8 @@ export class TrainingRun {
     this.setState("starting");
     let answer;
     try {
-      answer = JSON.parse((await ask({ op: "start", json: JSON.stringify({ sources, ...settings }) },
-                                     SETUP_LIMIT_MS)).json);
+      answer = await capstone({ op: "start", json: JSON.stringify({ sources, ...settings }) }, SETUP_LIMIT_MS,
+                              startResult);
     } catch (error) {
       return this.end("failed", stoppedText(error, 0));
     }
@@ -95,8 +101,8 @@ export class TrainingRun {
       this.asking = true;
       let chunk;
       try {
-        chunk = JSON.parse((await ask({ op: "run", maxSteps: 100_000, budgetMs: CHUNK_BUDGET_MS },
-                                      CHUNK_LIMIT_MS)).json);
+        chunk = await capstone({ op: "run", maxSteps: 100_000, budgetMs: CHUNK_BUDGET_MS }, CHUNK_LIMIT_MS,
+                               chunkResult);
       } catch (error) {
         this.asking = false;
         if (this.state === "running" || this.state === "paused") this.end("failed", stoppedText(error, this.step + 1));

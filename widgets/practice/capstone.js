@@ -3,13 +3,18 @@
  * The build rendered every box at its final size; this only fills texts, points and buttons' states.
  * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, generated, timeline};
  * generated: {text, calls, cached, problem} of the last Generate; timeline:
- * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark). */
+ * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark).
+ * The run outlives the page's content: the worker keeps its model, so coming back (instant navigation) shows it
+ * again, Download and Generate included, and leaving the site or reloading with a model not yet downloaded asks
+ * first. */
 import { TrainingRun, checkAssembly, checkpointBytes, generateText } from "./capstone-run.js";
 import { LossChart } from "./capstone-chart.js";
 import { onEngineChange } from "./engine.js";
 import { loadEngineInstead, loadExercise, saveEngineInstead } from "./storage.js";
 
 const BUTTONS = ["check", "train", "pause", "resume", "stop", "download", "generate"];
+const STATS = ["step", "loss", "val", "speed", "elapsed", "remaining", "apart"];
+let current = null; // the Capstone of the page set up last, which the run's progress goes to
 const ENABLED = { // which buttons work in each state of the run
   idle: ["check", "train"], starting: ["stop"], running: ["pause", "stop"],
   paused: ["resume", "stop", "download", "generate"], done: ["check", "train", "download", "generate"],
@@ -61,8 +66,42 @@ class Capstone {
       }
     });
     this.showReference();
+    const previous = current;
+    current = this;
+    if (previous && previous.run) {
+      this.adopt(previous);
+      return;
+    }
     this.setState("idle");
     this.say("Ready. Check compares your functions with the engine's inside the model; Train trains it here.");
+  }
+
+  /* The run of the page left before, with what it showed (its content was replaced, the worker kept the model). */
+  adopt(previous) {
+    this.run = previous.run;
+    const kept = ["losses", "samples", "apart", "timeline", "lastCheck", "generated"];
+    for (const name of kept) this[name] = previous[name];
+    const { steps, lr, seed } = this.run.settings;
+    this.selects.forEach((select, i) => {
+      const option = [...select.options].find((o) => Number(o.value) === [steps, lr, seed][i]);
+      if (option) select.value = option.value;
+    });
+    this.showReference();
+    this.chart.append(0, this.losses);
+    for (const slot of previous.part("samples").querySelectorAll(".lw-capstone__sample-slot")) {
+      const mine = this.part("samples").querySelector(`[data-step="${slot.dataset.step}"] samp`);
+      if (mine) mine.textContent = slot.querySelector("samp").textContent;
+    }
+    this.part("generated").textContent = previous.part("generated").textContent;
+    for (const name of STATS) this.stat(name, previous.part(name).textContent);
+    this.say(previous.part("status").textContent);
+    this.setState(this.run.state);
+  }
+
+  /* A model in the worker that was never downloaded (Download saved an earlier step, or nothing). */
+  unsaved() {
+    return Boolean(this.run && this.run.step > 0 && ["paused", "done", "stopped"].includes(this.run.state)
+                   && this.run.savedStep !== this.run.step);
   }
 
   /* {exercise id: source} of the learner's functions in use. */
@@ -169,16 +208,18 @@ class Capstone {
     this.apart = 0;
     this.timeline = [[performance.now(), 0]];
     for (const slot of this.part("samples").querySelectorAll(".lw-capstone__sample-slot samp")) slot.textContent = "–";
-    for (const name of ["step", "loss", "val", "speed", "elapsed", "remaining", "apart"]) this.stat(name, "–");
+    for (const name of STATS) this.stat(name, "–");
+    // to the page showing this run: this one, or the one that adopted it after instant navigation
+    const shown = (action) => (...args) => { if (current && current.run === run) action(current, ...args); };
     const run = new TrainingRun({
-      onState: (state) => {
-        if (run !== this.run) return;
-        this.setState(state);
-        if (state === "paused") this.sayPaused(run.step);
-      },
-      onChunk: (chunk) => { if (run === this.run) this.showChunk(chunk, settings, reference); },
-      onEnd: (state, message) => { if (run === this.run) this.say(endText(state, message, run, this.apart)); },
+      onState: shown((page, state) => {
+        page.setState(state);
+        if (state === "paused") page.sayPaused(run.step);
+      }),
+      onChunk: shown((page, chunk) => page.showChunk(chunk, settings, reference)),
+      onEnd: shown((page, state, message) => page.say(endText(state, message, run, page.apart))),
     });
+    run.settings = settings;
     this.run = run;
     const count = Object.keys(this.sources()).length;
     this.say(`Starting: ${count} function${count === 1 ? "" : "s"} of yours, graded again first…`);
@@ -265,6 +306,7 @@ class Capstone {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      this.run.savedStep = this.run.step;
       this.say("Saved your-gpt.npz: python -m engine talk --checkpoint your-gpt.npz --prompt \"Shall I\"");
     } catch (error) {
       this.say(`The model could not be saved: ${error.message}.`);
@@ -330,6 +372,10 @@ function endText(state, message, run, apart) {
   if (state === "stopped") return `Stopped at step ${run.step || 0}. Download what it learned so far, or train again.`;
   return message;
 }
+
+window.addEventListener("beforeunload", (event) => {
+  if (current && current.unsaved()) event.preventDefault(); // the browser asks before the model is lost
+});
 
 export function initCapstone(el) {
   if (el.dataset.lwReady) return;

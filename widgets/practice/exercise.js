@@ -4,7 +4,7 @@
 import { mountCode, mountEditor } from "./editor.js";
 import { RUN_LIMIT_MS, grade, onEngineChange, practiceEngine, warmUp } from "./engine.js";
 import { element, showResult, withCode } from "./feedback.js";
-import { loadExercise, saveExercise } from "./storage.js";
+import { loadExercise, onStoredExercise, saveExercise } from "./storage.js";
 
 const SOLUTION_AFTER_FAILURES = 3;
 const SAVE_DELAY_MS = 300; // typing writes localStorage at most this often
@@ -12,6 +12,12 @@ const SAVE_DELAY_MS = 300; // typing writes localStorage at most this often
 const running = new Set(); // exercises waiting for a verdict, told about the engine's start-up steps
 onEngineChange((client) => {
   for (const exercise of running) if (client.state === "loading") exercise.setStatus(startingText(client.stage));
+});
+
+const shown = new Map(); // id -> the Exercise of the page set up last, which another tab's writes are told to
+onStoredExercise((id, record) => {
+  const exercise = shown.get(id);
+  if (exercise && exercise.el.isConnected) exercise.fromOtherTab(record);
 });
 
 function startingText(stage) {
@@ -40,7 +46,11 @@ export class Exercise {
     this.title = el.querySelector(".lw-exercise__title").textContent;
     this.data = JSON.parse(el.dataset.practice); // {function, starter, solution, hints, lab}
     this.state = loadExercise(this.id);
+    if (this.state.hints > this.data.hints.length) this.state.hints = 0; // not a count this exercise can have
+    this.storedCode = this.state.code; // the code this tab last read from storage or wrote there
+    this.otherCode = undefined; // another tab's code, while the learner has not chosen between it and this tab's
     this.onProgress = onProgress;
+    shown.set(this.id, this);
     this.editor = null;
     this.mounted = null; // the promise of the editor, once asked for
     this.saveTimer = null;
@@ -75,7 +85,7 @@ export class Exercise {
     this.hints = part("hints");
     this.solution = part("solution");
     this.feedback = part("feedback");
-    for (let i = 0; i < this.state.hints; i++) this.hints.append(withCode("li", "", this.data.hints[i] || ""));
+    for (let i = 0; i < this.state.hints; i++) this.hints.append(withCode("li", "", this.data.hints[i]));
     this.showState();
   }
 
@@ -129,10 +139,14 @@ export class Exercise {
 
   showNextHint() {
     if (this.state.hints >= this.data.hints.length) return;
-    this.hints.append(withCode("li", "", this.data.hints[this.state.hints]));
-    this.state.hints += 1;
+    this.addHint();
     this.save();
     this.showState();
+  }
+
+  addHint() {
+    if (this.hints) this.hints.append(withCode("li", "", this.data.hints[this.state.hints]));
+    this.state.hints += 1;
   }
 
   async toggleSolution() {
@@ -168,8 +182,80 @@ export class Exercise {
     else store();
   }
 
+  /* Store the state. Code another tab stored since this tab last looked is not replaced: the learner is asked. */
   save() {
-    saveExercise(this.id, this.state);
+    const stored = loadExercise(this.id);
+    if (stored.code !== this.storedCode && stored.code !== this.state.code) this.offerOtherCode(stored.code);
+    const keepTheirs = this.otherCode !== undefined;
+    const { saved, state } = saveExercise(this.id, { ...this.state, code: keepTheirs ? stored.code : this.state.code });
+    if (!keepTheirs) this.storedCode = state.code;
+    this.catchUp(state);
+    if (!saved) this.warnUnsaved();
+  }
+
+  /* What another tab stored for this exercise (a storage event). */
+  fromOtherTab(record) {
+    this.catchUp(record);
+    if (record.code === this.storedCode) return;
+    if (record.code === this.state.code) this.storedCode = record.code;
+    else this.offerOtherCode(record.code);
+  }
+
+  /* Progress made in another tab: its pass, failed runs and hints opened (counts only grow, a pass stays). */
+  catchUp(record) {
+    const before = this.state.passed;
+    this.state.passed = this.state.passed || record.passed;
+    this.state.failures = Math.max(this.state.failures, record.failures);
+    while (this.state.hints < Math.min(record.hints, this.data.hints.length)) this.addHint();
+    this.showState();
+    if (this.state.passed !== before) this.onProgress();
+  }
+
+  /* Another tab stored `code`: with no editor yet this tab has nothing of its own, so it takes it; otherwise the
+   * learner chooses, and until then this tab's typing does not overwrite it. */
+  offerOtherCode(code) {
+    if (!this.editor) {
+      this.state.code = this.storedCode = code;
+      return;
+    }
+    this.otherCode = code;
+    this.setStatus("Another tab saved other code for this exercise. ");
+    this.status.append(button("Load it", () => this.chooseCode(true), "lw-exercise__their-code"), " ",
+                       button("Keep this one", () => this.chooseCode(false), "lw-exercise__our-code"));
+  }
+
+  chooseCode(theirs) {
+    const code = this.otherCode;
+    this.otherCode = undefined;
+    this.storedCode = code;
+    if (theirs) {
+      this.state.code = code;
+      this.editor.setCode(code === null ? this.data.starter : code);
+      this.setStatus("The other tab's code is here.");
+    } else {
+      this.codeChanged(this.editor.getCode(), 0);
+      this.setStatus("This tab's code is saved.");
+    }
+  }
+
+  /* Storage is full or turned off: the work stays in this tab (storage.js keeps it in memory); the learner is told
+   * and can download the code. */
+  warnUnsaved() {
+    if (!this.status || this.status.querySelector(".lw-exercise__unsaved")) return;
+    const note = element("span", "lw-exercise__unsaved", " This browser could not save your work (its storage is " +
+      "full or turned off): it is kept only while this tab is open. ");
+    note.append(button("Download your code", () => this.downloadCode(), "lw-exercise__download"));
+    this.status.append(note);
+  }
+
+  downloadCode() {
+    const link = element("a");
+    link.href = URL.createObjectURL(new Blob([this.editor.getCode()], { type: "text/x-python" }));
+    link.download = `${this.id}.py`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   }
 
   setStatus(text) {

@@ -1,5 +1,5 @@
 /* What a run shows under an exercise, built from engine.exercises.grade's result with textContent only (the LAB
- * figure, an SVG made by the engine in Python, is the one markup inserted, and only its drawing elements). A failure shows its one sentence, the
+ * figure, an SVG from the practice worker, is the one markup inserted, after figure.js's allowlist). A failure shows its one sentence, the
  * small input it used, expected and got as two aligned matrices with the wrong entries boxed, and the hint; an
  * exception in the learner's code shows its type, message and line in their code. */
 
@@ -83,21 +83,18 @@ function failureParts(failure, error) {
   return parts;
 }
 
-/* The figure's SVG without scripts, event attributes or links: the engine made it, but in the same Python the
- * learner's code ran in, which could have replaced the function that draws it. */
-function drawingOnly(svgText) {
-  const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
-  if (svg.localName !== "svg") return element("p", "", "The figure could not be drawn.");
-  for (const node of [svg, ...svg.querySelectorAll("*")]) {
-    if (["script", "foreignObject", "a", "use", "image", "animate", "set"].includes(node.localName)) {
-      node.remove();
-      continue;
-    }
-    for (const { name } of [...node.attributes]) {
-      if (/^on|href$/i.test(name)) node.removeAttribute(name);
-    }
-  }
-  return document.importNode(svg, true);
+/* figure.js with DOMPurify, bundled at build time; loaded by the first figure to show. */
+let sanitizer = null;
+function loadSanitizer() {
+  sanitizer = sanitizer || import(new URL("figure.bundle.js", import.meta.url).href);
+  return sanitizer;
+}
+
+/* The figure's drawing in `figure`, once the sanitizer has loaded (a later run may have replaced it meanwhile). */
+function drawInto(figure, svgText) {
+  loadSanitizer().then(({ drawingOnly }) => drawingOnly(svgText)).catch(() => null).then((svg) => {
+    figure.replaceChildren(svg || element("p", "", "The figure could not be drawn."));
+  });
 }
 
 /* Replace `container`'s content with the result of a run. */
@@ -114,7 +111,7 @@ export function showResult(container, result) {
   }
   if (result.figure) {
     const figure = element("figure", "lw-feedback__figure");
-    figure.append(drawingOnly(result.figure));
+    drawInto(figure, result.figure);
     parts.push(figure);
   }
   container.replaceChildren(...parts);

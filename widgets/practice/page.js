@@ -11,9 +11,13 @@ import { showProgress } from "./progress.js";
 let exercises = [];
 
 export function initPage() {
+  // document$ also replays the page already set up; instant navigation brings a new article (the body stays, so a
+  // mark there would outlive its page: back on a page whose content came again, nothing would be set up)
+  const article = document.querySelector("article") || document.body;
+  if (article.dataset.lwPractice) return;
+  article.dataset.lwPractice = "set up";
+  document.body.dataset.lwPractice = location.pathname; // the page set up last (the tests wait for it)
   const found = [...document.querySelectorAll(".lw-exercise")];
-  if (document.body.dataset.lwPractice === location.pathname && found.every((el) => el.dataset.lwReady)) return;
-  document.body.dataset.lwPractice = location.pathname; // this document is set up (document$ also replays it)
   const ids = found.map((el) => el.dataset.exercise);
   let countAnswers = () => ({ answered: 0, total: 0 });
   const update = () => showProgress(ids, countAnswers());

@@ -43,7 +43,7 @@ class SnapshotError(Exception):
 
 def cache_key(runtime):
     """A hash of the runtime's files the snapshot depends on, the modules put in it and how it is made."""
-    digest = hashlib.sha256(NODE_SCRIPT.encode() + b"\0" + " ".join(PRELOADED).encode())
+    digest = hashlib.sha256(NODE_SCRIPT.encode() + b"\0" + " ".join(PRELOADED).encode() + b"\0script on stdin")
     for name in RUNTIME_INPUTS:
         digest.update(b"\0" + (Path(runtime) / name).read_bytes())
     return digest.hexdigest()[:16]
@@ -61,14 +61,17 @@ def build(root, runtime, cache_dir):
                             "(scripts/dev.sh installs it)")
     Path(cache_dir).mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache_dir, prefix=".building-") as work:
-        raw, script = Path(work) / "snapshot.bin", Path(work) / "make.mjs"
-        script.write_text(NODE_SCRIPT % {
+        raw = Path(work) / "snapshot.bin"
+        script = NODE_SCRIPT % {
             "module": json.dumps(str(Path(root) / "node_modules" / "pyodide" / "pyodide.mjs")),
             "runtime": json.dumps(str(Path(runtime).resolve()) + "/"),
             "code": json.dumps("import " + ", ".join(PRELOADED)),
             "out": json.dumps(str(raw)),
-        })
-        made = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=300)
+        }
+        # On stdin, not from a file: the interpreter records the script's path as its program (the environment's
+        # `_`, kept in the snapshot every reader downloads), and a file's path is the build's checkout.
+        made = subprocess.run([node, "--input-type=module"], input=script, capture_output=True, text=True,
+                              timeout=300)
         if made.returncode != 0:
             raise SnapshotError(f"Pyodide's memory snapshot could not be made:\n{made.stderr.strip()}")
         part = Path(work) / target.name

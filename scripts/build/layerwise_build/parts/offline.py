@@ -81,7 +81,7 @@ def on_files(files, config):
     for path, png in webapp.icon_files(_build["colours"]).items():
         files.append(File.generated(config, path, content=png))
     if _build["worker"]:
-        licences = _build["worker"].parent / bundle.LICENSES_NAME
+        licences = bundle.licences_path(_build["worker"])
         files.append(File.generated(config, f"{ASSETS}/{WORKER_LICENCES}", abs_src_path=str(licences)))
     return files
 

@@ -1,6 +1,6 @@
 """The plugin's part for practice (option ``practice``, the exercises' module): the ``exercise`` and
 ``practice-index`` fences, the "Practice 0/N" count in a page's Practice heading and under its title, the knowledge
-checks' answer boxes, and the browser code (``<widgets>/practice/`` and the editor bundle) in the site; the engine
+checks' answer boxes, and the browser code (``<widgets>/practice/``, the editor's and the figure's bundles) in the site; the engine
 client they share with the widgets ships with the widgets' part.
 
 Runs after the widgets' part, whose engine wheel and engine-config.js the practice worker uses too (the module is
@@ -25,7 +25,9 @@ from ..practice import bundle, fence, progress
 from . import widgets as widgets_part
 
 ASSETS = "assets/layerwise"  # beside the widgets' files: engine-config.js and the engine's lock file are found relative to it
-EDITOR_ENTRY = "codemirror.js"  # in <widgets>/practice/: bundled, not shipped as is
+# in <widgets>/practice/, bundled with their npm packages, not shipped as they are: the code editor (CodeMirror) and
+# the LAB figure's sanitizer (DOMPurify)
+BUNDLED = ("codemirror.js", "figure.js")
 EDITOR_CACHE = Path(".cache") / "layerwise-editor"  # under the project's root
 # ```exercise id="..."``` as written in a page (any fence length, any indentation: admonitions and tabs too)
 EXERCISE_FENCE = re.compile(r'^[ \t]*(?:`{3,}|~{3,})[ \t]*exercise\b[^\n]*?\bid="([^"]+)"', re.M)
@@ -43,17 +45,17 @@ def browser_files(widgets):
     """The files shipped under ``assets/layerwise/practice/``: practice's scripts and styles (the engine client
     they use ships with the widgets' part)."""
     return [f"practice/{p.name}" for p in sorted((widgets / "practice").iterdir())
-            if p.suffix in (".js", ".css") and p.name != EDITOR_ENTRY]
+            if p.suffix in (".js", ".css") and p.name not in BUNDLED]
 
 
 def on_config(config, options, root):
     widgets = Path(options.widgets)
     try:
-        editor = bundle.build_bundle(root, widgets / "practice" / EDITOR_ENTRY, root / EDITOR_CACHE)
+        bundles = [bundle.build_bundle(root, widgets / "practice" / entry, root / EDITOR_CACHE) for entry in BUNDLED]
     except bundle.BundleError as error:
         raise PluginError(str(error)) from None
     _build.clear()
-    _build.update(editor=editor, placements={}, page=None, page_url=None, exercises_on_page={},
+    _build.update(bundles=bundles, placements={}, page=None, page_url=None, exercises_on_page={},
                   engine_hash=source_digest(root, options.package), nav_position=sitenav.nav_position(config.nav),
                   exercises=importlib.import_module(options.practice), widgets=widgets, model_page=None,
                   # exercises whose function "Build your GPT" puts into the model: each says so, with a link
@@ -88,9 +90,9 @@ def on_files(files, config):
             _build["model_page"] = (title.group(1) if title else page.src_uri, page.url)
     for name in browser_files(_build["widgets"]):
         files.append(File.generated(config, f"{ASSETS}/{name}", abs_src_path=str(_build["widgets"] / name)))
-    editor = _build["editor"]
-    for path in (editor, editor.parent / bundle.LICENSES_NAME):
-        files.append(File.generated(config, f"{ASSETS}/practice/{path.name}", abs_src_path=str(path)))
+    for built in _build["bundles"]:
+        for path in (built, bundle.licences_path(built)):
+            files.append(File.generated(config, f"{ASSETS}/practice/{path.name}", abs_src_path=str(path)))
     return files
 
 
@@ -164,8 +166,9 @@ def on_page_content(html, page, **kwargs):
 
 
 def on_post_build(config):
-    raw, gzipped = bundle.sizes(_build["editor"])
-    log.info(f"practice: code editor bundle {raw:,} bytes ({gzipped:,} gzip)")
+    for built in _build["bundles"]:
+        raw, gzipped = bundle.sizes(built)
+        log.info(f"practice: {built.name} {raw:,} bytes ({gzipped:,} gzip)")
 
 
 def _fail(message):

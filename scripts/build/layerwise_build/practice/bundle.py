@@ -1,14 +1,12 @@
-"""Bundle browser code from node_modules with esbuild (the code editor, CodeMirror 6, as an ES module; the offline
-service worker, Workbox, as a classic script), cached by a hash of what goes in, so `mkdocs serve` rebuilds reuse it
-and only an edit of the entry or of package-lock.json rebuilds."""
+"""Bundle browser code from node_modules with esbuild (the code editor, CodeMirror 6, and the LAB figure's sanitizer,
+DOMPurify, as ES modules; the offline service worker, Workbox, as a classic script), cached by a hash of what goes in,
+so `mkdocs serve` rebuilds reuse it and only an edit of the entry or of package-lock.json rebuilds. ``<entry>.js``
+becomes ``<entry>.bundle.js`` unless named otherwise, with its licence notices beside it (``licences_path``)."""
 import gzip
 import hashlib
 import json
 import subprocess
 from pathlib import Path
-
-BUNDLE_NAME = "codemirror.bundle.js"
-LICENSES_NAME = "codemirror.licenses.txt"  # the MIT notices of the packages inside the bundle, shipped beside it
 
 
 class BundleError(Exception):
@@ -22,10 +20,18 @@ def bundle_key(entry, lockfile, fmt="esm"):
     return digest.hexdigest()[:16]
 
 
-def build_bundle(root, entry, cache_dir, name=BUNDLE_NAME, fmt="esm"):
-    """Path of the minified bundle ``name`` of ``entry`` (built now unless cached) in esbuild's format ``fmt``
-    (``esm``; ``iife`` for a classic script such as a service worker); its licence notices are beside it."""
+def licences_path(bundle):
+    """The licence notices of the packages inside ``bundle`` (``x.bundle.js`` or ``x.js``), shipped beside it as
+    ``x.licenses.txt``."""
+    return bundle.with_name(bundle.name.removesuffix(".js").removesuffix(".bundle") + ".licenses.txt")
+
+
+def build_bundle(root, entry, cache_dir, name=None, fmt="esm"):
+    """Path of the minified bundle ``name`` (``<entry>.bundle.js`` by default) of ``entry``, built now unless cached,
+    in esbuild's format ``fmt`` (``esm``; ``iife`` for a classic script such as a service worker); its licence
+    notices are beside it."""
     root = Path(root)
+    name = name or f"{Path(entry).stem}.bundle.js"
     out = Path(cache_dir) / bundle_key(entry, root / "package-lock.json", fmt) / name
     if out.is_file():
         return out
@@ -42,12 +48,12 @@ def build_bundle(root, entry, cache_dir, name=BUNDLE_NAME, fmt="esm"):
         raise BundleError(f"esbuild could not bundle {entry}: {done.stderr.strip() or done.stdout.strip()}")
     output, = json.loads(meta.read_text())["outputs"].values()
     used = [name for name, info in output["inputs"].items() if info["bytesInOutput"] > 0]  # tree-shaken ones are not
-    (out.parent / LICENSES_NAME).write_text(_licences(root, used, name), encoding="utf-8")
+    licences_path(out).write_text(_licences(root, used, name), encoding="utf-8")
     partial.replace(out)  # only a complete bundle is ever found in the cache
     return out
 
 
-def _licences(root, inputs, name):
+def _licences(root, inputs, bundle_name):
     """The LICENSE text of every npm package that contributed a file to the bundle. esbuild names inputs relative
     to ``root`` after following symlinks, so a linked node_modules (pnpm, a shared install) gives paths such as
     ``../store/node_modules/@codemirror/state/dist/index.js``: a package is known by what follows its last
@@ -64,7 +70,7 @@ def _licences(root, inputs, name):
         licence = next((p for p in sorted(folder.glob("LICEN[CS]E*")) if p.is_file()), None)
         text = licence.read_text(encoding="utf-8").strip() if licence else "(no licence file in the package)"
         notices.append(f"{package}\n\n{text}\n")
-    return (f"The bundle {name} contains these npm packages:\n\n"
+    return (f"The bundle {bundle_name} contains these npm packages:\n\n"
             + "\n\n".join(notices))
 
 
