@@ -7,6 +7,7 @@ config and raises ``CheckpointError`` saying what does not fit.
 import contextlib
 import json
 import math
+import re
 import zipfile
 
 import numpy as np
@@ -54,6 +55,8 @@ def _json_field(arrays, key, path):
 
 
 MAX_TEXT_BYTES = 1 << 22  # the format, step, config and vocabulary: a few hundred bytes in a real checkpoint
+MAX_JSON_DEPTH = 8  # a config is one flat object, a vocabulary one list
+_JSON_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 HEADER_ROOM = 1 << 16  # bytes an .npy member may hold beyond its data (its header)
 HEADER_READERS = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
 
@@ -157,10 +160,22 @@ def _step(data, path):
 def _json_field(data, key, path):
     if key not in data.files:
         raise CheckpointError(f"load_checkpoint: {path} has no {key}; it is not a Layerwise checkpoint")
+    text = str(_member(data, key, path, MAX_TEXT_BYTES))
+    # Refused before parsing: json's C parser recurses per bracket, and under WebAssembly a deep document overflows
+    # the engine's stack before Python can raise RecursionError.
+    if _nesting_depth(text) > MAX_JSON_DEPTH:
+        raise CheckpointError(f"load_checkpoint: {key} in {path} is nested too deeply to be a config or a "
+                              "vocabulary")
     try:
-        return json.loads(str(_member(data, key, path, MAX_TEXT_BYTES)))
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise CheckpointError(f"load_checkpoint: {key} in {path} is not valid JSON ({error})") from None
-    except RecursionError:
-        raise CheckpointError(f"load_checkpoint: {key} in {path} is nested too deeply to be a config or a "
-                              "vocabulary") from None
+
+
+def _nesting_depth(text):
+    """The deepest bracket nesting of JSON ``text``, brackets inside strings not counted."""
+    depth = deepest = 0
+    for bracket in re.findall(r"[\[\]{}]", _JSON_STRING.sub('""', text)):
+        depth += 1 if bracket in "[{" else -1
+        deepest = max(deepest, depth)
+    return deepest

@@ -47,6 +47,12 @@ def test_the_hand_built_valid_file_loads(tmp_path):
     assert load_checkpoint(tmp_path / "ok.npz")[2] == VOCAB
 
 
+def test_brackets_and_quotes_inside_the_vocabulary_are_not_nesting(tmp_path):
+    vocab = ["[", "{", '"', "\\", "]", "}", "a", "b"]  # a depth guard that counted these would refuse the file
+    write_npz(tmp_path / "brackets.npz", **valid_arrays(vocab=vocab))
+    assert load_checkpoint(tmp_path / "brackets.npz")[2] == vocab
+
+
 def test_missing_and_corrupt_files(tmp_path):
     with pytest.raises(CheckpointError, match=r"load_checkpoint: no checkpoint at .*absent.npz"):
         load_checkpoint(tmp_path / "absent.npz")
