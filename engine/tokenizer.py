@@ -80,8 +80,8 @@ class BpeTokenizer:
 
     def show(self, text):
         """The tokens of ``text`` as a readable string: pieces joined by ``·``, a space as ``␣``, a byte that is not
-        a whole character as its escape (\\xc3)."""
-        pieces = [self.tokens[int(i)].decode("utf-8", errors="backslashreplace") for i in self.encode(text)]
+        a whole character as ``<0xC3>`` (SentencePiece's spelling of a byte token)."""
+        pieces = [_readable(self.tokens[int(i)]) for i in self.encode(text)]
         return " · ".join(piece.replace(" ", "␣").replace("\n", "↵") for piece in pieces)
 
     def to_json(self):
@@ -157,3 +157,20 @@ def loss_per_character(loss_per_token, num_tokens, num_characters):
     if num_characters < 1:
         raise LayerwiseError(f"loss_per_character: need at least one character, got {num_characters}")
     return loss_per_token * num_tokens / num_characters
+
+
+def _readable(piece):
+    """``piece``'s bytes as text, each byte that does not complete a UTF-8 character written ``<0xC3>``."""
+    text, at = [], 0
+    while at < len(piece):
+        for width in (4, 3, 2, 1):  # UTF-8 is self-delimiting: the first width that decodes is whole characters
+            try:
+                text.append(piece[at:at + width].decode("utf-8"))
+                at += width
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            text.append(f"<0x{piece[at]:02X}>")
+            at += 1
+    return "".join(text)

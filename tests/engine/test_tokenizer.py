@@ -5,7 +5,7 @@ import pytest
 from engine.config import GPTConfig
 from engine.data import load_corpus
 from engine.errors import ConfigError, LayerwiseError, VocabularyError
-from engine.tokenizer import BpeTokenizer, loss_per_character, split_chunks, train_bpe, vocabulary_sweep
+from engine.tokenizer import BpeTokenizer, _readable, loss_per_character, split_chunks, train_bpe, vocabulary_sweep
 from engine.train import TrainSettings, train
 
 
@@ -77,7 +77,7 @@ def test_a_smaller_vocabulary_is_a_prefix_of_the_merges():
 def test_show_marks_spaces_newlines_and_partial_characters():
     tokenizer = train_bpe("the thee thou", 300)
     assert tokenizer.show("the thee\n") == "the · ␣ · the · e · ↵"
-    assert tokenizer.show("é") == r"\xc3 · \xa9"  # two bytes, never merged here
+    assert tokenizer.show("é") == "<0xC3> · <0xA9>"  # two bytes, never merged here
 
 
 def test_loss_per_character_by_hand():
@@ -85,3 +85,7 @@ def test_loss_per_character_by_hand():
     assert abs(loss_per_character(2.2, 100, 250) - 0.88) < 1e-15
     with pytest.raises(LayerwiseError, match="at least one character"):
         loss_per_character(1.0, 1, 0)
+
+
+def test_a_piece_mixing_whole_characters_and_stray_bytes_keeps_the_characters():
+    assert _readable("aé".encode() + b"\xe2\x98") == "aé<0xE2><0x98>"  # the snowman's third byte is missing
