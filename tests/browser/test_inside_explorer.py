@@ -59,7 +59,10 @@ def test_the_page_is_complete_without_javascript(browser, site):
     assert page.locator("table.lw-heat").count() == config.num_layers * config.num_heads
     assert page.locator(".lw-inside-next tbody tr").count() == 10
     assert page.locator(".lw-inside-rms svg").count() == 1
-    assert page.locator(".lw-inside-metrics tbody tr").count() == 3
+    # held out (two readings), its own training text, then the two baselines the page compares against
+    assert page.locator(".lw-inside-metrics tbody th").all_text_contents() == [
+        "this model", "this model, every target with a full window before it", "this model, on its own training text",
+        "character frequencies (unigram)", "uniform guess, 1 / V each"]
     shown = page.locator(".lw-inside-tokens tr").nth(2).locator("td").all_text_contents()
     assert shown[:16] == [str(i) for _, i in expected["tokens"]]
     assert "uses the last 16" in page.text_content("#lw-inside-message")

@@ -400,12 +400,15 @@ def edit_widget_cell(page, widget, name, row, col, text):
     """Type into one input cell of a widget and wait for its recomputed result."""
     cell = widget.locator(f'.lw-cell[data-input="{name}"][data-row="{row}"][data-col="{col}"]')
     page.evaluate("el => { window.__rendered = false; "
-                  "el.addEventListener('layerwise:rendered', () => { window.__rendered = true; }, {once: true}); }",
+                  "el.addEventListener('layerwise:rendered', () => { window.__rendered = true; }); }",
                   widget.element_handle())
     cell.click()
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
-    page.wait_for_function("window.__rendered")
+    # Typed at a person's pace, an early keystroke's answer ("2" of "2.5") can be shown before the last one lands:
+    # done is a render with nothing in flight and nothing edited since the last send, so it answers the final cells.
+    page.wait_for_function("el => { const w = Layerwise.widgets().find(w => w.el === el); "
+                           "return window.__rendered && !w.inFlight && !w.dirty; }", arg=widget.element_handle())
 
 
 @pytest.mark.live
