@@ -4,6 +4,8 @@ Each block is two residual sublayers (attention, then the feed-forward MLP). Pre
 ``x + f(LN(x))`` and ends the stack with a final norm ``lnf``; post-LN computes ``LN(x + f(x))``. The backward
 calls the same layers' backwards in exactly the reverse order of the forward.
 """
+import math
+
 import numpy as np
 
 from . import activations
@@ -87,6 +89,10 @@ def init_params(config, seed=0):
     rng = np.random.default_rng(seed)
     params = {}
     for name, shape in param_shapes(config).items():
+        # Named here, as a MemoryError: past the address space NumPy raises only "maximum dimension exceeded"
+        # (32-bit WebAssembly reaches it at sizes a 64-bit machine would merely run out of memory on).
+        if math.prod(shape) > np.iinfo(np.intp).max // 8:
+            raise MemoryError(f"parameter {name} of shape {shape} holds more numbers than this platform can address")
         short = name.rpartition(".")[2]
         if short.endswith("_g"):
             params[name] = np.ones(shape)

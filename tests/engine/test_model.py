@@ -155,3 +155,9 @@ def test_forward_rejects_mismatched_parameters_and_inputs():
 def test_model_needs_a_vocabulary_size():
     with pytest.raises(ConfigError, match=r"vocab_size is None; build the vocabulary from a corpus"):
         model.init_params(GPTConfig())
+
+
+def test_a_parameter_past_the_address_space_is_a_memory_error_naming_it():
+    # 8 * 2**61 numbers of 8 bytes: past any 64-bit address space, and far past WebAssembly's 32-bit one
+    with pytest.raises(MemoryError, match=r"parameter tok_emb of shape \(8, 2305843009213693952\) holds more numbers"):
+        model.init_params(GPTConfig(vocab_size=8, seq_len=4, emb_dim=2**61, num_heads=1, ff_dim=4, num_layers=1))

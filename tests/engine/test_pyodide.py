@@ -21,6 +21,7 @@ CACHE = ROOT / ".cache"
 NOT_IN_PYODIDE = {
     "test_pyodide.py": "drives Node and Pyodide from CPython",
     "test_package.py": "reads the engine's .py sources, which the compiled wheel replaces by bytecode",
+    "test_torch_reference.py": "needs PyTorch, which has no Pyodide build",
 }
 
 pytestmark = [

@@ -202,6 +202,7 @@ gc.disable()
 def test_sabotage_beyond_the_guarded_names_leaves_the_next_grades_unchanged(name):
     import gc
     import json
+    settings = np.geterr()  # as this process has them (an earlier test may have changed NumPy's defaults)
     for exercise_id in ("layernorm-forward", "relative-error"):
         exercise = exercises.get(exercise_id)
         exercises.grade(exercise_id, DEEP_SABOTAGE[name] + exercise.SOLUTION)
@@ -209,7 +210,7 @@ def test_sabotage_beyond_the_guarded_names_leaves_the_next_grades_unchanged(name
             '{"passed": false')
     assert baseline() == BASELINE
     assert sys.modules["numpy"] is np and json.dumps({"a": 1}) == '{"a": 1}' and gc.isenabled()
-    assert np.geterr()["over"] == "warn" and np.isclose(1.0, 2.0) == False  # noqa: E712 - a NumPy bool
+    assert np.geterr() == settings and np.isclose(1.0, 2.0) == False  # noqa: E712 - a NumPy bool
 
 
 @pytest.mark.parametrize("submodule", ["np.fft.fft(x)", "np.ma.masked_invalid(x)", "np.polynomial.Polynomial([1])"])
