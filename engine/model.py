@@ -4,8 +4,6 @@ Each block is two residual sublayers (attention, then the feed-forward MLP). Pre
 ``x + f(LN(x))`` and ends the stack with a final norm ``lnf``; post-LN computes ``LN(x + f(x))``. The backward
 calls the same layers' backwards in exactly the reverse order of the forward.
 """
-import math
-
 import numpy as np
 
 from . import activations
@@ -89,15 +87,11 @@ def init_params(config, seed=0):
     rng = np.random.default_rng(seed)
     params = {}
     for name, shape in param_shapes(config).items():
-        # Named here, as a MemoryError: past the address space NumPy raises only "maximum dimension exceeded"
-        # (32-bit WebAssembly reaches it at sizes a 64-bit machine would merely run out of memory on).
-        if math.prod(shape) > np.iinfo(np.intp).max // 8:
+        if np.prod(shape, dtype=object) > np.iinfo(np.intp).max // 8:  # NumPy: "maximum dimension exceeded" only
             raise MemoryError(f"parameter {name} of shape {shape} holds more numbers than this platform can address")
         short = name.rpartition(".")[2]
-        if short.endswith("_g"):
-            params[name] = np.ones(shape)
-        elif len(shape) == 1:
-            params[name] = np.zeros(shape)
+        if len(shape) == 1:  # norm gains 1, biases 0
+            params[name] = np.ones(shape) if short.endswith("_g") else np.zeros(shape)
         else:
             params[name] = init_weight(config.init, shape, rng, config.num_layers, residual=short in RESIDUAL_WRITERS)
     return {name: array.astype(config.dtype) for name, array in params.items()}
