@@ -142,13 +142,10 @@ def test_the_wide_equation_scrolls_from_the_keyboard_and_blocks_that_fit_take_no
     assert equation.evaluate("box => box.scrollWidth > box.clientWidth")  # wider than its column at this width
     assert equation.get_attribute("role") == "group"
     assert equation.get_attribute("aria-label") == "Equation: Parameter count of the whole model"
-    # Blocks that fit lose the build's tab stop (scroll-regions.js), so they cost no Tab press; a block far off screen
-    # is not laid out (content-visibility, layerwise.css), so it keeps its tab stop until it has been shown and
-    # measured: Tab never passes over a box that might scroll.
+    # Blocks that fit lose the build's tab stop (scroll-regions.js), so they cost no Tab press. That a box far off
+    # screen keeps its tab stop until it is drawn and measured is test_wide_boxes.py's: the page's idle pass
+    # (jumps.js) draws blocks at its own pace, so whether the last one here was drawn yet is a race, not a property.
     boxes = ".md-typeset div.arithmatex, .lw-code, .lw-shapes, .lw-codemath__scroll, .md-typeset__scrollwrap"
-    last = page.locator(".md-content .lw-equation div.arithmatex").last
-    assert not last.evaluate("box => box.checkVisibility({contentVisibilityAuto: true})")  # skipped, far below
-    assert last.get_attribute("tabindex") == "0"
     page.evaluate("""async () => {
         for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
             scrollTo(0, y);
