@@ -116,10 +116,14 @@ RESTARTING = """async ([moduleURL, source]) => {
 }"""
 
 
-def test_the_engine_client_matches_answers_stops_runaway_requests_and_restarts(watched, site):
-    page = watched.page
+def run_scenario(page, site, scenario, worker_source):
+    """``scenario`` run in a site page against the site's engine-client.js and a fake worker made of ``worker_source``."""
     page.goto(site.url)
-    report = page.evaluate(SCENARIO, [site.url + "assets/layerwise/engine-client.js", FAKE_WORKER])
+    return page.evaluate(scenario, [site.url + "assets/layerwise/engine-client.js", worker_source])
+
+
+def test_the_engine_client_matches_answers_stops_runaway_requests_and_restarts(watched, site):
+    report = run_scenario(watched.page, site, SCENARIO, FAKE_WORKER)
     assert report["outOfOrder"] == [{"value": "slow"}, {"value": "fast"}]
     assert report["stages"] == ["loading:starting the worker", "loading:warming up", "ready"]
     assert report["refused"] == {"name": "Error", "cause": None, "message": "bad request"}
@@ -139,9 +143,7 @@ def test_the_engine_client_matches_answers_stops_runaway_requests_and_restarts(w
 
 
 def test_a_restarting_client_keeps_checks_and_timings_and_replaces_a_crashed_or_silent_worker(watched, site):
-    page = watched.page
-    page.goto(site.url)
-    report = page.evaluate(RESTARTING, [site.url + "assets/layerwise/engine-client.js", FAKE_WORKER])
+    report = run_scenario(watched.page, site, RESTARTING, FAKE_WORKER)
     assert report["answers"] == [1, 2, 3]
     assert report["checks"] == ["check 2", "check 3"]  # request 2 superseded request 1's check (same key "a")
     assert report["pythonMs"] == 1.5 and report["timesInOrder"]
@@ -201,8 +203,6 @@ PRIVATE = """async ([moduleURL, source]) => {
 def test_a_private_channel_client_ignores_what_the_worker_posts_the_ordinary_way_once_ready(watched, site):
     # The review's F2: learner code in the practice worker posted a passing verdict for the next ids, and a
     # `failed` that left practice unusable in the tab
-    page = watched.page
-    page.goto(site.url)
-    report = page.evaluate(PRIVATE, [site.url + "assets/layerwise/engine-client.js", PRIVATE_WORKER])
+    report = run_scenario(watched.page, site, PRIVATE, PRIVATE_WORKER)
     assert report == {"forged": "genuine", "next": "next", "junk": "genuine", "client": ["ready", 1, 0, ""],
                       "checks": []}
