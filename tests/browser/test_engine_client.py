@@ -117,7 +117,7 @@ RESTARTING = """async ([moduleURL, source]) => {
 
 
 def run_scenario(page, site, scenario, worker_source):
-    """``scenario`` run in a site page against the site's engine-client.js and a fake worker made of ``worker_source``."""
+    """``scenario`` run in a site page against its engine-client.js and a fake worker made of ``worker_source``."""
     page.goto(site.url)
     return page.evaluate(scenario, [site.url + "assets/layerwise/engine-client.js", worker_source])
 
