@@ -144,6 +144,17 @@ export function placeUnder(widget, bubble, figure, from) {
   bubble.style.top = `${figure.getBoundingClientRect().bottom - box.top + 2}px`;
 }
 
+/* Lay `bubble` exactly over `target` (at least its box; a longer text grows downwards), inside the widget. */
+export function placeOver(widget, bubble, target) {
+  const box = widget.getBoundingClientRect(), rect = target.getBoundingClientRect();
+  // offsets count from inside the widget's border
+  const left = Math.max(0, rect.left - box.left - widget.clientLeft);
+  bubble.style.left = `${left}px`;
+  bubble.style.top = `${rect.top - box.top - widget.clientTop}px`;
+  bubble.style.minWidth = `${Math.min(rect.width, widget.clientWidth - left)}px`;
+  bubble.style.minHeight = `${rect.height}px`;
+}
+
 /* "+ row" / "− row" (or column, entry) buttons for each resizable dimension; resize(symbol, sign) on click. */
 export function renderResizers(figure, spec, input, shape, resize) {
   let box = figure.querySelector(".lw-resize");

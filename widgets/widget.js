@@ -6,7 +6,7 @@ import { announce, listOfNames } from "./widget-announce.js";
 import { typing } from "./widget-pause.js";
 import { HELP_ID } from "./widget-help.js";
 import * as keys from "./widget-keys.js";
-import { element, markCell, markScrolling, placeUnder, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
+import { element, markCell, markScrolling, placeOver, placeUnder, renderInput, renderResizers, renderResult, setText, showCheck } from "./widget-render.js";
 import { InputState, clone, planPaste } from "./widget-state.js";
 import { savedValues, storeValues, writePendingLink } from "./widget-storage.js";
 
@@ -291,9 +291,10 @@ export class Widget {
     this.placeBubbles();
   }
 
-  /* Under the matrix and its resize buttons, from the cell's left edge, so that the message hides neither. */
+  /* Over the bad cell's own caption, just above its matrix: under the matrix it hid the next input's caption, and
+   * beside it there is rarely room; the caption names the matrix the reader is already editing. */
   placeBubbles() {
-    if (this.errorCell && !this.cellError.hidden) placeUnder(this.el, this.cellError, this.errorCell.closest("figure"), this.errorCell);
+    if (this.errorCell && !this.cellError.hidden) placeOver(this.el, this.cellError, this.errorCell.closest("figure").querySelector("figcaption"));
   }
 
   onKeydown(event) {
