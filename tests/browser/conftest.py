@@ -131,10 +131,23 @@ def watched(browser, site):
     yield from _watch(browser, site)
 
 
+PHONE = {"has_touch": True, "is_mobile": True, "viewport": {"width": 390, "height": 844}}
+# CodeMirror reads input differently on Android (from DOM changes, its keyboards sending key code 229): it looks for
+# "Android" in the user agent.
+ANDROID_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 "
+              "Mobile Safari/537.36")
+
+
 @pytest.fixture
 def watched_phone(browser, site):
     """The same, as a phone: a touch screen (Playwright's tap) and a 390 px wide viewport."""
-    yield from _watch(browser, site, has_touch=True, is_mobile=True, viewport={"width": 390, "height": 844})
+    yield from _watch(browser, site, **PHONE)
+
+
+@pytest.fixture
+def watched_android(browser, site):
+    """The phone, saying it is an Android one."""
+    yield from _watch(browser, site, **PHONE, user_agent=ANDROID_UA)
 
 
 @pytest.fixture

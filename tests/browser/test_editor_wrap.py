@@ -1,7 +1,8 @@
-"""A long line in the practice editor on a phone: its wrapped part goes on right of the line's own indentation, so
-the code's structure stays readable at 375 px. Layout needs no engine, so it is kept from loading."""
+"""The practice editor on a phone: a long line's wrapped part goes on right of the line's own indentation, so the
+code's structure stays readable at 375 px; Enter typed on an Android keyboard right after a closing bracket starts a
+new line. Neither needs the engine, so it is kept from loading."""
 import pytest
-from practice_pages import open_exercise
+from practice_pages import editor_code, open_exercise
 
 pytestmark = pytest.mark.browser
 
@@ -52,3 +53,36 @@ def test_a_wrapped_indented_line_goes_on_right_of_its_own_indentation_on_a_phone
     assert first_row < measured["firstLeft"] - 3 * measured["charWidth"]
     for left in continuations:
         assert left > measured["firstLeft"] + measured["charWidth"] / 2, measured
+
+
+def _android_char(cdp, char):
+    """One character as an Android soft keyboard sends it: a keydown and keyup of code 229 ("composing") around the
+    text the keyboard inserts."""
+    key = {"key": "Unidentified", "windowsVirtualKeyCode": 229, "nativeVirtualKeyCode": 229}
+    cdp.send("Input.dispatchKeyEvent", {"type": "rawKeyDown", **key})
+    cdp.send("Input.insertText", {"text": char})
+    cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", **key})
+
+
+def test_enter_right_after_a_closing_bracket_starts_a_new_line_on_an_android_keyboard(watched_android, site):
+    page = watched_android.page
+    watched_android.context.route("**/layerwise/worker.js", lambda route: route.abort())
+    exercise = open_exercise(page, site, "softmax-forward")
+    exercise.locator(".cm-content .cm-line").first.tap()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    cdp = watched_android.context.new_cdp_session(page)
+    # Gboard's sequence: each character a 229 keydown and the text inserted by the keyboard (the editor closes the
+    # bracket on "(" and steps over it on ")"), Enter a real key 13 sent with its "\r"
+    for char in "f(x)":
+        _android_char(cdp, char)
+        page.wait_for_timeout(120)  # a person's pace
+    cdp.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Enter", "code": "Enter", "text": "\r",
+                                        "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13})
+    cdp.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Enter", "code": "Enter",
+                                        "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13})
+    page.wait_for_timeout(120)
+    _android_char(cdp, "y")
+    page.wait_for_function("el => el.querySelectorAll('.cm-line').length === 2 && el.textContent.endsWith('y')",
+                           arg=exercise.locator(".cm-content").element_handle())
+    assert editor_code(exercise) == "f(x)\ny"
