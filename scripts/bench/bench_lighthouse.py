@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserbench import chromium  # noqa: E402
+from browserbench.pa11y import pa11y, pa11y_config  # noqa: E402
 from browserbench.static_host import start_static_host  # noqa: E402
 from layerwise_build.livewidgets.sitebuild import build_site  # noqa: E402
 from layerwise_build.sitenav import load_nav, nav_pages  # noqa: E402
@@ -74,22 +75,6 @@ def lighthouse(url, desktop):
     if done.returncode != 0:
         raise RuntimeError(f"lighthouse {url} failed: {done.stderr.strip()[-800:]}")
     return json.loads(done.stdout)
-
-
-def pa11y(url, config):
-    done = subprocess.run([str(BIN / "pa11y"), "--config", str(config), "--reporter", "json", url],
-                          capture_output=True, text=True)
-    if done.returncode not in (0, 2):  # 2: issues were found
-        raise RuntimeError(f"pa11y {url} failed: {(done.stderr or done.stdout).strip()[-800:]}")
-    return [issue for issue in json.loads(done.stdout or "[]") if issue["type"] == "error"]
-
-
-def pa11y_config(folder):
-    path = Path(folder) / "pa11y.json"
-    browser = {"executablePath": chromium.executable(), "args": ["--no-sandbox"]}
-    path.write_text(json.dumps({"standard": "WCAG2AA", "runners": ["htmlcs"], "timeout": 120_000,
-                                "chromeLaunchConfig": browser}))
-    return path
 
 
 def score(report, category):

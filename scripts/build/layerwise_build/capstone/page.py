@@ -20,35 +20,45 @@ def _name(function):
     return f'<code>{escape(function).replace("_", "_<wbr>")}</code>'
 
 
-def _row(function, role, exercise_id, link, title):
+COLUMNS = ("Function", "In the model", "Comes from")
+
+
+def _cells(part_id, *cells):
+    """Data cells tied to their column's header and their part's (a table with a header row inside each part is a
+    complex table: screen readers and pa11y need ``headers``, ``scope`` is not enough)."""
+    return "".join(f'<td headers="{part_id} lw-capstone-column-{i}">{cell}</td>' for i, cell in enumerate(cells))
+
+
+def _row(part_id, function, role, exercise_id, link, title):
     if exercise_id is None:
         return (f'<tr class="lw-capstone__engine-only" data-function="{escape(function)}">'
-                f'<td>{_name(function)}</td><td>{escape(role)}</td>'
-                f'<td>the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span></td></tr>')
+                + _cells(part_id, _name(function), escape(role),
+                         'the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span>') + '</tr>')
     return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" data-function="{escape(function)}">'
-            f'<td>{_name(function)}</td><td>{escape(role)}</td>'
-            f'<td><span class="lw-capstone__source">the engine\'s</span> '
-            f'<label class="lw-capstone__switch"><input type="checkbox" disabled> use the engine\'s</label> '
-            f'<a href="{escape(link)}">{escape(title)}</a></td></tr>')
+            + _cells(part_id, _name(function), escape(role),
+                     '<span class="lw-capstone__source">the engine\'s</span> '
+                     '<label class="lw-capstone__switch"><input type="checkbox" disabled> use the engine\'s</label> '
+                     f'<a href="{escape(link)}">{escape(title)}</a>') + '</tr>')
 
 
-def _part(heading, rows):
-    body = "".join(_row(*row) for row in rows) or (
-        '<tr><td colspan="3" class="lw-capstone__why">no exercise writes a function of this part yet: it runs '
-        'inside the engine\'s own code</td></tr>')
-    return (f'<tbody><tr class="lw-capstone__part"><th colspan="3" scope="colgroup">{escape(heading)}</th></tr>'
-            f'{body}</tbody>')
+def _part(number, heading, rows):
+    part_id = f"lw-capstone-part-{number}"
+    body = "".join(_row(part_id, *row) for row in rows) or (
+        f'<tr><td colspan="3" headers="{part_id}" class="lw-capstone__why">no exercise writes a function of this '
+        'part yet: it runs inside the engine\'s own code</td></tr>')
+    return (f'<tbody><tr class="lw-capstone__part"><th colspan="3" scope="colgroup" id="{part_id}">'
+            f'{escape(heading)}</th></tr>{body}</tbody>')
 
 
 def functions_table(parts, engine_only):
     """parts: ``[(heading, rows)]`` in the model's order, a row being (function, role in the model, exercise id or
     None, link to the exercise, exercise title); engine_only: what stays the engine's whatever the learner writes."""
     total = sum(len(rows) for _, rows in parts)
-    body = "".join(_part(heading, rows) for heading, rows in parts)
+    body = "".join(_part(number, heading, rows) for number, (heading, rows) in enumerate(parts))
+    head = "".join(f'<th id="lw-capstone-column-{i}">{name}</th>' for i, name in enumerate(COLUMNS))
     kept = "".join(f"<li>{escape(item)}</li>" for item in engine_only)
     return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> {COUNT_TEXT}</p>'
-            '<table class="lw-capstone__functions"><thead><tr><th>Function</th><th>In the model</th>'
-            f'<th>Comes from</th></tr></thead>{body}</table>'
+            f'<table class="lw-capstone__functions"><thead><tr>{head}</tr></thead>{body}</table>'
             f'<p>Whatever you write, these stay the engine\'s:</p><ul class="lw-capstone__engine-kept">{kept}</ul>')
 
 

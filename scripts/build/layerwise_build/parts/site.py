@@ -117,8 +117,17 @@ def on_page_content(html, page, config, files):
         return html
 
 
+TOC_TOGGLE = '<input class="md-nav__toggle md-toggle" type="checkbox" id="__toc">'
+
+
+def without_unlabelled_toc_toggle(output):
+    """mkdocs-material writes the phone's table-of-contents switch on every page, and its labels only where the page
+    has a table of contents: a checkbox with no name then fails WCAG 4.1.2 (pa11y, on the Practice page)."""
+    return output if 'for="__toc"' in output else output.replace(TOC_TOGGLE, "", 1)
+
+
 def on_post_page(output, page, config):
-    output = after_first_frame(output, page.file.src_uri)
+    output = after_first_frame(without_unlabelled_toc_toggle(output), page.file.src_uri)
     try:
         output = render_math(output, _katex)
     except KatexError as error:
