@@ -36,3 +36,21 @@ def test_a_page_asks_early_for_exactly_the_fonts_its_math_uses(watched, site, pa
     open_static(watched, site, path, {"width": 1280, "height": 800})
     fonts = watched.page.evaluate(FETCHED_AND_ASKED)
     assert fonts["fetched"] == fonts["asked"], f"{path}: drawn in {fonts['fetched']}, asked for {fonts['asked']}"
+
+
+# The fonts the head preloads are all in use without the reader scrolling (docs/assets/katex-fonts.js asks for them):
+# otherwise a font only the blocks far below use (laid out when scrolled near) sits unused, and Chromium warns 3 s
+# after the load event that its preload was wasted (the reader's walk: 6-8 warnings on every page).
+PRELOADED_IN_USE = """() => [...document.querySelectorAll('link[rel=preload][as=font]')]
+    .every(link => link.dataset.font && document.fonts.check(link.dataset.font))"""
+WARNED_AFTER_LOAD = "() => performance.now() > performance.getEntriesByType('navigation')[0].loadEventEnd + 3500"
+
+
+@pytest.mark.parametrize("path", ["layers/embedding/", "model/model/"])  # both warned for five fonts
+def test_every_preloaded_font_is_in_use_without_scrolling_and_the_console_stays_quiet(watched, site, path):
+    said = []
+    watched.page.on("console", lambda message: said.append(message.text))
+    open_static(watched, site, path, {"width": 1280, "height": 800})
+    watched.page.wait_for_function(PRELOADED_IN_USE)
+    watched.page.wait_for_function(WARNED_AFTER_LOAD)
+    assert [text for text in said if "preloaded using link preload but not used" in text] == []

@@ -52,8 +52,17 @@ def test_a_page_without_math_asks_for_no_font(fonts):
 
 def test_the_preloads_go_before_the_first_stylesheet():
     page = '<head><meta charset="utf-8"><link rel="stylesheet" href="a.css"></head>'
-    out = with_font_preloads(page, ["fonts/KaTeX_Size1-Regular.woff2"], "../assets/vendor/katex")
+    out = with_font_preloads(page, [("fonts/KaTeX_Size1-Regular.woff2", "normal 400 1em KaTeX_Size1")],
+                             "../assets/vendor/katex")
     assert out == ('<head><meta charset="utf-8"><link rel="preload" href="../assets/vendor/katex/fonts/'
-                   'KaTeX_Size1-Regular.woff2" as="font" type="font/woff2" crossorigin>'
+                   'KaTeX_Size1-Regular.woff2" as="font" type="font/woff2" crossorigin '
+                   'data-font="normal 400 1em KaTeX_Size1">'
                    '<link rel="stylesheet" href="a.css"></head>')
     assert with_font_preloads(page, [], "x") == page
+
+
+def test_each_file_is_named_by_the_font_that_selects_it(fonts):
+    # katex.min.css: @font-face{font-family:KaTeX_Math;font-style:italic;font-weight:400;src:url(fonts/KaTeX_Math-Italic...
+    assert fonts.font_of("fonts/KaTeX_Math-Italic.woff2") == "italic 400 1em KaTeX_Math"
+    assert fonts.font_of("fonts/KaTeX_Main-Bold.woff2") == "normal 700 1em KaTeX_Main"
+    assert fonts.font_of("fonts/KaTeX_Size1-Regular.woff2") == "normal 400 1em KaTeX_Size1"

@@ -67,13 +67,19 @@ class KatexFonts:
         files = [self.faces[ROOT_FACE]] + sorted({self.faces[f] for f in faces if f in self.faces} - {self.faces[ROOT_FACE]})
         return files
 
+    def font_of(self, file: str) -> str:
+        """The CSS font that selects ``file``'s face, as ``document.fonts.load`` takes it: "italic 400 1em KaTeX_Math"."""
+        family, weight, style = next(face for face, name in self.faces.items() if name == file)
+        return f"{style} {weight} 1em {family}"
 
-def with_font_preloads(page_html: str, files: list[str], fonts_url: str) -> str:
-    """``page_html`` asking, before its first stylesheet, for ``files`` (as ``used_by`` names them) under
-    ``fonts_url`` (the folder holding katex.min.css, relative to the page)."""
-    if not files:
+
+def with_font_preloads(page_html: str, fonts: list[tuple[str, str]], fonts_url: str) -> str:
+    """``page_html`` asking, before its first stylesheet, for each ``(file, font)`` of ``fonts`` (the file as
+    ``used_by`` names it, under ``fonts_url``, the folder holding katex.min.css relative to the page; the font as
+    ``font_of`` writes it, for docs/assets/katex-fonts.js)."""
+    if not fonts:
         return page_html
-    links = "".join(f'<link rel="preload" href="{fonts_url}/{name}" as="font" type="font/woff2" crossorigin>'
-                    for name in files)
+    links = "".join(f'<link rel="preload" href="{fonts_url}/{name}" as="font" type="font/woff2" crossorigin '
+                    f'data-font="{font}">' for name, font in fonts)
     head = page_html.index('<link rel="stylesheet"')  # fetched with the styles, not after them
     return page_html[:head] + links + page_html[head:]

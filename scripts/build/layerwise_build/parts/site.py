@@ -134,7 +134,8 @@ def on_post_page(output, page, config):
         log.warning(f"page {page.file.src_uri!r}: {error}")
         return output
     fonts_url = get_relative_url(KATEX_SITE_DIR, page.url)
-    return with_font_preloads(output, _katex_fonts.used_by(output), fonts_url)
+    fonts = [(file, _katex_fonts.font_of(file)) for file in _katex_fonts.used_by(output)]
+    return with_font_preloads(output, fonts, fonts_url)
 
 
 def on_post_template(output, template_name, config):
