@@ -38,7 +38,7 @@ def test_a_page_asks_early_for_exactly_the_fonts_its_math_uses(watched, site, pa
     assert fonts["fetched"] == fonts["asked"], f"{path}: drawn in {fonts['fetched']}, asked for {fonts['asked']}"
 
 
-# The fonts the head preloads are all in use without the reader scrolling (docs/assets/katex-fonts.js asks for them):
+# The fonts the head preloads are all in use without the reader scrolling (docs/assets/math-fonts.js asks for them):
 # otherwise a font only the blocks far below use (laid out when scrolled near) sits unused, and Chromium warns 3 s
 # after the load event that its preload was wasted (the reader's walk: 6-8 warnings on every page).
 PRELOADED_IN_USE = """() => [...document.querySelectorAll('link[rel=preload][as=font]')]

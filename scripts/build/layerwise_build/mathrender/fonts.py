@@ -76,7 +76,7 @@ class KatexFonts:
 def with_font_preloads(page_html: str, fonts: list[tuple[str, str]], fonts_url: str) -> str:
     """``page_html`` asking, before its first stylesheet, for each ``(file, font)`` of ``fonts`` (the file as
     ``used_by`` names it, under ``fonts_url``, the folder holding katex.min.css relative to the page; the font as
-    ``font_of`` writes it, for docs/assets/katex-fonts.js)."""
+    ``font_of`` writes it, for docs/assets/math-fonts.js)."""
     if not fonts:
         return page_html
     links = "".join(f'<link rel="preload" href="{fonts_url}/{name}" as="font" type="font/woff2" crossorigin '
