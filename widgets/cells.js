@@ -30,6 +30,14 @@ export function parseCell(text, where, integer, bounds) {
   return { value: value === 0 ? 0 : value }; // no -0 sent to Python
 }
 
+/* An input's [low, high] with a high that names another input (engine/examples/kind.py: "steps") read from
+ * `values`; null for an unbounded input. */
+export function boundsIn(input, values) {
+  if (!input.bounds) return null;
+  const [low, high] = input.bounds;
+  return [low, typeof high === "string" ? values[high] : high];
+}
+
 /* The Python side's words (engine/examples/kind.py), so a reader sees one message whichever side caught it. */
 function outOfBounds(where, value, bounds) {
   if (!bounds || (value >= bounds[0] && value <= bounds[1])) return null;
@@ -130,7 +138,7 @@ export function checkValues(spec, values) {
       for (const x of row) {
         if (typeof x !== "number" || !Number.isFinite(x)) return `${input.name} holds a value that is not a finite number`;
         if (input.integer && !Number.isInteger(x)) return `${input.name} holds a value that is not a whole number`;
-        if (outOfBounds(input.name, x, input.bounds)) return `${input.name} holds a value outside its bounds`;
+        if (outOfBounds(input.name, x, boundsIn(input, values))) return `${input.name} holds a value outside its bounds`;
       }
     }
     shapes[input.name] = shape;

@@ -23,7 +23,7 @@ export class InputState {
     const input = this.input(name);
     const key = `${name}:${r}:${c}`;
     const where = cells.cellName(name, input.dims.map((symbol) => this.spec.dims[symbol].prefix), r, c);
-    const parsed = cells.parseCell(text, where, input.integer, input.bounds);
+    const parsed = cells.parseCell(text, where, input.integer, cells.boundsIn(input, this.values));
     if (parsed.error) {
       this.bad.set(key, { where, error: parsed.error });
       return parsed.error;
@@ -44,6 +44,11 @@ export class InputState {
       return first.error + (others.length ? `; also wrong: ${others.map((bad) => bad.where).join(", ")}` : "");
     }
     return cells.checkValues(this.spec, this.values);
+  }
+
+  /* The inputs whose bound is the value of input `name` (their cells are read again when it changes). */
+  boundedBy(name) {
+    return this.spec.inputs.filter((input) => input.bounds && input.bounds[1] === name).map((input) => input.name);
   }
 
   shapeOf(name) {

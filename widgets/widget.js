@@ -145,6 +145,10 @@ export class Widget {
   readCell(box) {
     const error = this.inputs.readCell(box.dataset.input, Number(box.dataset.row), Number(box.dataset.col), box.value);
     markCell(box, error);
+    // a cell bounded by this one (warm-up steps by the steps) is right or wrong anew
+    for (const name of this.inputs.boundedBy(box.dataset.input)) {
+      this.el.querySelectorAll(`.lw-cell[data-input="${CSS.escape(name)}"]`).forEach((bound) => this.readCell(bound));
+    }
   }
 
   /* After any change: report bad cells (outputs stay, dimmed) or save and recompute. */

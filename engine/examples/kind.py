@@ -33,8 +33,9 @@ class Operand(NamedTuple):
     integer: bool = False     # token ids: whole numbers only
     # Inclusive (low, high) for every entry, checked here and in the browser's cells. Declare it for inputs where
     # values outside make no sense, and for chaotic ones (a learning rate): there Pyodide's and CPython's round-off
-    # would grow into visible differences.
-    bounds: tuple[float, float] | None = None  # checked by Kind
+    # would grow into visible differences. The high end may name a scalar input listed before this one ("steps"): its
+    # value is the bound, so both sides flag the cell while another cell is wrong too.
+    bounds: tuple[float, float | str] | None = None  # checked by Kind
 
 
 class Block(NamedTuple):
@@ -80,9 +81,20 @@ class Kind:
             unknown = [s for s in operand.dims if s not in self._dims]
             if unknown:
                 raise LayerwiseError(f"kind {self.name}: input {operand.name} uses undeclared dimension {unknown[0]}")
-            if operand.bounds is not None and not operand.bounds[0] < operand.bounds[1]:
-                raise LayerwiseError(f"input {operand.name}: bounds must be (low, high) with low < high, "
-                                     f"got {operand.bounds}")
+            self._check_bounds(operand)
+
+    def _check_bounds(self, operand):
+        if operand.bounds is None:
+            return
+        low, high = operand.bounds
+        if isinstance(high, str):
+            earlier = {op.name: op for op in self.inputs[:self.inputs.index(operand)]}
+            if high not in earlier or earlier[high].dims:
+                raise LayerwiseError(f"input {operand.name}: a bound named {high!r} must be a scalar input listed "
+                                     "before it")
+        elif not low < high:
+            raise LayerwiseError(f"input {operand.name}: bounds must be (low, high) with low < high, "
+                                 f"got {operand.bounds}")
 
     def defaults(self):
         return {op.name: op.default for op in self.inputs}
@@ -96,7 +108,8 @@ class Kind:
             "dims": {d.symbol: {"prefix": d.prefix, "min": d.min, "max": d.max, "resizable": d.resizable}
                      for d in self.dims},
             "inputs": [{"name": op.name, "label": op.label, "dims": list(op.dims), "integer": op.integer,
-                        "bounds": None if op.bounds is None else [float(b) for b in op.bounds]}
+                        "bounds": None if op.bounds is None else [b if isinstance(b, str) else float(b)
+                                                                  for b in op.bounds]}
                        for op in self.inputs],
         }
 
@@ -111,7 +124,9 @@ class Kind:
         if missing:
             raise LayerwiseError(f"{where}: input {missing[0]!r} is missing")
         prefixes = {dim.symbol: dim.prefix for dim in self.dims}
-        arrays = {op.name: _as_array(where, op, raw[op.name], prefixes) for op in self.inputs}
+        arrays = {}
+        for op in self.inputs:  # in order: a bound naming an input reads its value, checked before
+            arrays[op.name] = _as_array(where, op, raw[op.name], prefixes, _bounds(op, arrays))
         self._check_links(where, arrays)
         return arrays
 
@@ -202,7 +217,15 @@ def _axis_word(dims, axis):
     return ("rows", "columns")[axis] if len(dims) == 2 else f"axis {axis}"
 
 
-def _as_array(where, op, raw, prefixes):
+def _bounds(op, arrays):
+    """``op``'s (low, high), a high naming another input replaced by that input's value."""
+    if op.bounds is None:
+        return None
+    low, high = op.bounds
+    return (low, arrays[high].item() if isinstance(high, str) else high)
+
+
+def _as_array(where, op, raw, prefixes, bounds):
     try:
         array = np.array(raw, dtype=float)
     except (TypeError, ValueError):
@@ -218,8 +241,8 @@ def _as_array(where, op, raw, prefixes):
             raise LayerwiseError(f"{where}: {_cell_name(op, fractional[0], prefixes)} must be a whole number, "
                                  f"got {array[tuple(fractional[0])]}")
         array = array.astype(np.int64)
-    if op.bounds is not None:
-        low, high = op.bounds
+    if bounds is not None:
+        low, high = bounds
         outside = np.argwhere((array < low) | (array > high))
         if len(outside):
             raise LayerwiseError(f"{where}: {_cell_name(op, outside[0], prefixes)} must be from {format_input(low)} to "

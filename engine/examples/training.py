@@ -13,7 +13,6 @@ import numpy as np
 from .. import optim
 from ..config import GPTConfig
 from ..data import decode, encode, get_batch, load_corpus, split_ids
-from ..errors import LayerwiseError
 from ..train import TrainSettings, train
 from .fmt import format_compact, format_number
 from .kind import Block, Dim, Kind, Operand, Result
@@ -30,12 +29,8 @@ MAX_SEED = 10**6
 
 def settings_for(steps, batch_size, lr, warmup_steps, grad_clip, seed):
     """TrainSettings for the example (every input is bounded by its Operand, checked in the browser's cells and by
-    Kind.bind; the warm-up's bound depends on the steps, so it is checked here); validation is measured
-    ``EVALUATIONS`` times along the run."""
+    Kind.bind, the warm-up's by the steps); validation is measured ``EVALUATIONS`` times along the run."""
     steps = int(steps)
-    if warmup_steps > steps:
-        raise LayerwiseError(f"training example: warmup_steps must be a whole number from 0 to {steps} (the steps), "
-                             f"got {warmup_steps}")
     return TrainSettings(steps=steps, batch_size=int(batch_size), lr=float(lr), warmup_steps=int(warmup_steps),
                          grad_clip=float(grad_clip), eval_every=max(steps // EVALUATIONS, 1), eval_batches=2,
                          seed=int(seed))
@@ -125,8 +120,8 @@ KIND = Kind(
         Operand("steps", f"training steps (1 to {MAX_STEPS})", (), 60, integer=True, bounds=(1, MAX_STEPS)),
         Operand("batch_size", f"windows per step (1 to {MAX_BATCH})", (), 8, integer=True, bounds=(1, MAX_BATCH)),
         Operand("lr", f"peak learning rate ({MIN_LR} to {MAX_LR})", (), 0.01, bounds=(MIN_LR, MAX_LR)),
-        Operand("warmup_steps", "warm-up steps (0 to the steps)", (), 6, integer=True, bounds=(0, MAX_STEPS)),
-        Operand("grad_clip", "maximum global gradient norm", (), 1.0, bounds=(0.01, 10)),
+        Operand("warmup_steps", "warm-up steps (0 to the steps)", (), 6, integer=True, bounds=(0, "steps")),
+        Operand("grad_clip", "maximum global gradient norm (0.01 to 10)", (), 1.0, bounds=(0.01, 10)),
         Operand("seed", f"seed of the initial weights and of the batches (0 to {MAX_SEED})", (), 0, integer=True,
                 bounds=(0, MAX_SEED)),
     ),

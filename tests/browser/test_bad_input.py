@@ -215,3 +215,31 @@ def test_every_bad_training_input_is_flagged_and_named(watched, site):
     assert widget.locator(".lw-message").text_content() == ("steps must be from 1 to 120, got 500; "
                                                              "also wrong: batch_size")
     assert "()" not in widget.locator(".lw-inputs").inner_text()  # a single number has no shape to show
+
+
+def test_a_bound_set_by_another_cell_is_checked_in_the_browser_and_again_when_that_cell_changes(watched, site):
+    page = watched.page
+    open_without_engine(watched, site, "training")
+    widget = page.locator('.lw-widget[data-kind="training"]').first
+
+    def type_into(name, text):
+        widget.locator(f'.lw-cell[data-input="{name}"]').click()  # a click selects the value; typing replaces it
+        page.keyboard.type(text, delay=60)
+        page.keyboard.press("Enter")  # done with it: a single number stays, its value selected for the next try
+
+    def flagged():
+        return widget.evaluate("el => [...el.querySelectorAll('.lw-cell.lw-bad')].map(c => c.dataset.input)")
+
+    # The reader's walk, row 42: with grad_clip wrong too, the warm-up beyond the steps went unflagged (only the
+    # engine knew its bound, and nothing is sent while a cell is wrong)
+    for name, text in [("steps", "10"), ("warmup_steps", "50"), ("grad_clip", "-1")]:
+        type_into(name, text)
+    assert flagged() == ["warmup_steps", "grad_clip"]
+    with pytest.raises(LayerwiseError) as python_side:
+        get_kind("training").bind({**get_kind("training").defaults(), "steps": 10, "warmup_steps": 50})
+    assert widget.locator(".lw-message").text_content() == (str(python_side.value).split(": ", 1)[1]
+                                                             + "; also wrong: grad_clip")
+    type_into("steps", "60")  # the warm-up fits again without being touched
+    assert flagged() == ["grad_clip"]
+    type_into("steps", "20")
+    assert flagged() == ["warmup_steps", "grad_clip"]

@@ -112,7 +112,8 @@ def test_the_page_claims_about_the_gradient_norm():
     ({"seed": -1}, "training example: seed must be from 0 to 1000000, got -1"),
     ({"lr": -1}, "training example: lr must be from 0.0001 to 0.05, got -1"),
     ({"lr": 1.27}, "training example: lr must be from 0.0001 to 0.05, got 1.27"),
-    ({"warmup_steps": 61}, "warmup_steps must be a whole number from 0 to 60 (the steps), got 61"),
+    ({"warmup_steps": 61}, "training example: warmup_steps must be from 0 to 60, got 61"),  # bounded by the steps
+    ({"steps": 10, "warmup_steps": 50}, "training example: warmup_steps must be from 0 to 10, got 50"),
     ({"grad_clip": 0}, "grad_clip must be from 0.01 to 10, got 0"),
 ])
 def test_bad_settings_are_named(overrides, words):
