@@ -1,9 +1,10 @@
 """Build your GPT in real Chromium: without JavaScript the grouped list, the engine's curve and its sample; with
-PYODIDE_DIST (marked live) a layer, AdamW and the sampler passed in their editors become yours, Check, Train with
+PYODIDE_DIST (marked live) a layer, one head's attention backward, a block's backward, AdamW and the sampler
+passed in their editors become yours, Check, Train with
 Pause / Resume / Stop following the engine's curve, Generate drawing with the learner's sampler, a function raising
 mid-run and an endless loop stopped, widgets answering meanwhile.
 
-Three exercises are passed by typing in their editors (tests/browser/practice_pages.py); the functions that raise or
+Five exercises are passed by typing in their editors (tests/browser/practice_pages.py); the functions that raise or
 loop mid-run are put in storage directly, as a pass records them, since typing them adds nothing the first test
 lacks."""
 import json
@@ -115,7 +116,8 @@ def test_back_after_instant_navigation_to_a_page_without_practice_the_page_is_se
 @pytest.mark.live
 def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_and_generate(live, watched, tmp_path):
     page = watched.page
-    typed = ("layernorm-forward", "adamw-step", "sample-next")  # a layer, the optimiser and the sampler
+    # a layer, the transformer's own parts (attention's backward, a block's backward chain), the optimiser, the sampler
+    typed = ("layernorm-forward", "attention-head-backward", "block-backward", "adamw-step", "sample-next")
     for exercise_id in typed:
         exercise = open_exercise(page, live, exercise_id)
         type_code(page, exercise, exercises.get(exercise_id).SOLUTION)
@@ -126,16 +128,16 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
                   "list.getEntries()) if (!entry.hadRecentInput) window.__shifts += entry.value; })"
                   ".observe({type: 'layout-shift', buffered: true}); }")
     sources = page.evaluate("Layerwise.capstone.sources")
-    assert {name for name, source in sources.items() if source == "yours"} == {"layernorm_forward", "adamw_step",
-                                                                                "sample_next"}
+    assert {name for name, source in sources.items() if source == "yours"} == {
+        "layernorm_forward", "attention_head_backward", "block_backward", "adamw_step", "sample_next"}
     assert sources["attention_step"] == "engine" and set(sources.values()) == {"yours", "engine"}
     total = page.locator(".lw-capstone__count").get_attribute("data-total")
-    assert page.locator(".lw-capstone__count strong").text_content() == f"3 of {total}"
+    assert page.locator(".lw-capstone__count strong").text_content() == f"{len(typed)} of {total}"
 
     click(page, "check")
     assert wait_state(page, ["idle"]) == "idle"
     assert page.evaluate("Layerwise.capstone.check.ok") is True
-    assert status(page).startswith("Your 3 functions and the engine's agree inside the model")
+    assert status(page).startswith(f"Your {len(typed)} functions and the engine's agree inside the model")
 
     page.select_option(".lw-capstone__steps", "100")
     click(page, "train")
