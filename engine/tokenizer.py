@@ -58,6 +58,25 @@ class BpeTokenizer:
             steps.append((pair, pieces))
         return steps
 
+    def merge_trace(self, text):
+        """The pieces of the whole of ``text`` after each merge, earliest-learned first: ``[(pair, pieces)]``. A merge
+        applies in every chunk that holds its pair at once; each chunk still sees its pairs in rank order (a lower
+        rank anywhere would have come first), so the last pieces are what ``encode`` gives."""
+        chunks, steps = [_byte_pieces(chunk) for chunk in split_chunks(text)], []
+        while True:
+            ranked = [(self.ranks[pair], pair) for pieces in chunks for pair in zip(pieces, pieces[1:])
+                      if pair in self.ranks]
+            if not ranked:
+                return steps
+            pair = min(ranked)[1]
+            chunks = [merge_pair(pieces, pair) for pieces in chunks]
+            steps.append((pair, [piece for pieces in chunks for piece in pieces]))
+
+    def piece_text(self, piece):
+        """One token's bytes as the pages write it: a space as ``␣``, a line break as ``↵``, a partial character
+        as ``<0xC3>``."""
+        return _readable(piece).replace(" ", "␣").replace("\n", "↵")
+
     def _encode_chunk(self, chunk):
         if chunk not in self._chunk_ids:
             steps = self.merge_steps(chunk)
@@ -81,8 +100,7 @@ class BpeTokenizer:
     def show(self, text):
         """The tokens of ``text`` as a readable string: pieces joined by ``·``, a space as ``␣``, a byte that is not
         a whole character as ``<0xC3>`` (SentencePiece's spelling of a byte token)."""
-        pieces = [_readable(self.tokens[int(i)]) for i in self.encode(text)]
-        return " · ".join(piece.replace(" ", "␣").replace("\n", "↵") for piece in pieces)
+        return " · ".join(self.piece_text(self.tokens[int(i)]) for i in self.encode(text))
 
     def to_json(self):
         """The merges as id pairs, enough to rebuild the tokenizer."""

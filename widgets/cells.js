@@ -17,6 +17,15 @@ function quote(text) {
   return `'${cut}'`;
 }
 
+/* A text input's cell (kind.py's Operand max_length): {value: the text as typed} or {error} in Python's words.
+ * Lengths count characters as Python does (code points: an emoji is one, not two UTF-16 units). */
+export function parseText(text, where, maxLength) {
+  const length = [...String(text)].length;
+  if (length === 0) return { error: `${where} is empty` };
+  if (length > maxLength) return { error: `${where} has ${length} characters; at most ${maxLength} fit` };
+  return { value: String(text) };
+}
+
 /* One cell: {value} or {error} naming the cell; `bounds` is the input's inclusive [low, high] or null. */
 export function parseCell(text, where, integer, bounds) {
   const trimmed = String(text).trim().replace(/\u2212/g, "-"); // a minus sign copied from a page
@@ -129,6 +138,13 @@ export function checkValues(spec, values) {
     const ndim = input.dims.length;
     const shape = shapeOf(value, ndim);
     if (value === undefined) return `input ${input.name} is missing`;
+    if (input.text) {
+      if (typeof value !== "string" || parseText(value, input.name, input.text).error) {
+        return `${input.name} is not a text of 1 to ${input.text} characters`;
+      }
+      shapes[input.name] = [];
+      continue;
+    }
     const flat = ndim === 0 ? [value] : ndim === 1 ? value : Array.isArray(value) ? value : [];
     const rows = ndim === 2 ? flat : [flat];
     if (!shape || rows.some((row) => !Array.isArray(row) || row.length !== rows[0].length)) {

@@ -107,6 +107,14 @@ export function onCellKey(event, box, cellAt, restored) {
   }
 }
 
+/* A keydown in a text input's field: the browser's own keys, and Escape puts back the text it had when entered. */
+export function onTextKey(event, box, restored) {
+  if (event.key !== "Escape" || box.value === box.dataset.before) return;
+  event.preventDefault();
+  box.value = box.dataset.before;
+  restored(box);
+}
+
 /* ---------- the resize buttons of one input: a toolbar ---------- */
 
 export function makeToolbar(bar, label) {

@@ -79,9 +79,9 @@ export function renderInput(figure, spec, input, value, helpId) {
   figure.querySelector(".lw-shape").textContent = shape;
   const table = grid(spec, input.name, input.dims, value, (r, c, v) => {
     const td = element("td");
-    const box = element("input", "lw-cell");
+    const box = element("input", input.text ? "lw-cell lw-text" : "lw-cell");
     box.type = "text";
-    box.inputMode = "decimal";
+    box.inputMode = input.text ? "text" : "decimal";
     box.autocomplete = "off";
     box.spellcheck = false;
     box.value = String(v);
@@ -94,7 +94,7 @@ export function renderInput(figure, spec, input, value, helpId) {
   });
   table.setAttribute("role", "grid");
   table.setAttribute("aria-label", `${[input.name, shape].filter(Boolean).join(" ")}, editable`);
-  table.setAttribute("aria-describedby", helpId);
+  if (!input.text) table.setAttribute("aria-describedby", helpId); // a text field keeps its usual keys
   makeRoving(table);
   figure.querySelector("table").replaceWith(table);
 }

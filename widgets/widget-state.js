@@ -23,7 +23,8 @@ export class InputState {
     const input = this.input(name);
     const key = `${name}:${r}:${c}`;
     const where = cells.cellName(name, input.dims.map((symbol) => this.spec.dims[symbol].prefix), r, c);
-    const parsed = cells.parseCell(text, where, input.integer, cells.boundsIn(input, this.values));
+    const parsed = input.text ? cells.parseText(text, where, input.text)
+      : cells.parseCell(text, where, input.integer, cells.boundsIn(input, this.values));
     if (parsed.error) {
       this.bad.set(key, { where, error: parsed.error });
       return parsed.error;

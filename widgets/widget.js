@@ -75,8 +75,8 @@ export class Widget {
     });
     this.el.addEventListener("focusin", (event) => this.onFocus(event));
     this.el.addEventListener("focusout", (event) => this.onBlur(event));
-    this.el.addEventListener("pointerdown", (event) => { if (isCell(event.target)) keys.onCellPointerDown(event.target, event); });
-    this.el.addEventListener("click", (event) => { if (isCell(event.target)) keys.onCellClick(event.target); });
+    this.el.addEventListener("pointerdown", (event) => { if (isGridCell(event.target)) keys.onCellPointerDown(event.target, event); });
+    this.el.addEventListener("click", (event) => { if (isGridCell(event.target)) keys.onCellClick(event.target); });
     this.el.addEventListener("input", (event) => this.onInput(event));
     this.el.addEventListener("keydown", (event) => this.onKeydown(event));
     this.el.addEventListener("paste", (event) => this.onPaste(event));
@@ -303,11 +303,14 @@ export class Widget {
 
   onKeydown(event) {
     const target = event.target;
-    if (isCell(target)) {
-      keys.onCellKey(event, target, (r, c) => this.cell(target.dataset.input, r, c), (box) => {
-        this.readCell(box);
-        this.edited();
-      });
+    const restored = (box) => {
+      this.readCell(box);
+      this.edited();
+    };
+    if (isCell(target) && !isGridCell(target)) {
+      keys.onTextKey(event, target, restored);
+    } else if (isCell(target)) {
+      keys.onCellKey(event, target, (r, c) => this.cell(target.dataset.input, r, c), restored);
     } else if (target.closest(".lw-resize")) {
       keys.onToolbarKey(event, target);
     }
@@ -319,7 +322,7 @@ export class Widget {
 
   onPaste(event) {
     const box = event.target;
-    if (!isCell(box)) return;
+    if (!isGridCell(box)) return; // a text field takes a paste as it is
     const text = (event.clipboardData || window.clipboardData).getData("text");
     if (text.trim() !== "" && !/[\t\n,; ]/.test(text.trim())) return; // one value: the browser pastes it
     event.preventDefault();
@@ -382,4 +385,9 @@ export class Widget {
 
 function isCell(node) {
   return Boolean(node.classList && node.classList.contains("lw-cell"));
+}
+
+/* A cell of a number grid (spreadsheet keys); a text input's cell (.lw-text) is an ordinary text field. */
+function isGridCell(node) {
+  return isCell(node) && !node.classList.contains("lw-text");
 }

@@ -36,6 +36,8 @@ class Operand(NamedTuple):
     # would grow into visible differences. The high end may name a scalar input listed before this one ("steps"): its
     # value is the bound, so both sides flag the cell while another cell is wrong too.
     bounds: tuple[float, float | str] | None = None  # checked by Kind
+    # A text input (a scalar, dims ()) of 1 to this many characters instead of a number: ``compute`` gets a str.
+    max_length: int | None = None
 
 
 class Block(NamedTuple):
@@ -81,6 +83,9 @@ class Kind:
             unknown = [s for s in operand.dims if s not in self._dims]
             if unknown:
                 raise LayerwiseError(f"kind {self.name}: input {operand.name} uses undeclared dimension {unknown[0]}")
+            if operand.max_length is not None and (operand.dims or operand.integer or operand.bounds):
+                raise LayerwiseError(f"kind {self.name}: text input {operand.name} must be a scalar without integer "
+                                     "or bounds")
             self._check_bounds(operand)
 
     def _check_bounds(self, operand):
@@ -108,6 +113,7 @@ class Kind:
             "dims": {d.symbol: {"prefix": d.prefix, "min": d.min, "max": d.max, "resizable": d.resizable}
                      for d in self.dims},
             "inputs": [{"name": op.name, "label": op.label, "dims": list(op.dims), "integer": op.integer,
+                        "text": op.max_length,
                         "bounds": None if op.bounds is None else [b if isinstance(b, str) else float(b)
                                                                   for b in op.bounds]}
                        for op in self.inputs],
@@ -126,14 +132,15 @@ class Kind:
         prefixes = {dim.symbol: dim.prefix for dim in self.dims}
         arrays = {}
         for op in self.inputs:  # in order: a bound naming an input reads its value, checked before
-            arrays[op.name] = _as_array(where, op, raw[op.name], prefixes, _bounds(op, arrays))
+            arrays[op.name] = (_as_text(where, op, raw[op.name]) if op.max_length is not None
+                               else _as_array(where, op, raw[op.name], prefixes, _bounds(op, arrays)))
         self._check_links(where, arrays)
         return arrays
 
     def _check_links(self, where, arrays):
         first_seen = {}  # symbol -> (operand name, axis, shape)
         for op in self.inputs:
-            shape = arrays[op.name].shape
+            shape = np.shape(arrays[op.name])  # () for a text input
             for axis, symbol in enumerate(op.dims):
                 size, dim = shape[axis], self._dims[symbol]
                 if not dim.min <= size <= dim.max:
@@ -158,7 +165,8 @@ class Kind:
         """Like :meth:`run`, but the gradient check is left to the returned ``finish_check()`` (JSON-safe or None)."""
         arrays = self.bind(raw)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # non-finite results are flagged below
-            result = self.compute(**{name: array.copy() for name, array in arrays.items()})
+            result = self.compute(**{name: np.copy(value) if isinstance(value, np.ndarray) else value
+                                     for name, value in arrays.items()})
         gap = result.gradient_gap
 
         def finish_check():
@@ -248,6 +256,17 @@ def _as_array(where, op, raw, prefixes, bounds):
             raise LayerwiseError(f"{where}: {_cell_name(op, outside[0], prefixes)} must be from {format_input(low)} to "
                                  f"{format_input(high)}, got {format_input(array[tuple(outside[0])])}")
     return array
+
+
+def _as_text(where, op, raw):
+    """A text input's str, 1 to ``op.max_length`` characters (the browser's cells say the same words)."""
+    if not isinstance(raw, str):
+        raise LayerwiseError(f"{where}: {op.name} must be text, got {type(raw).__name__}")
+    if not raw:
+        raise LayerwiseError(f"{where}: {op.name} is empty")
+    if len(raw) > op.max_length:
+        raise LayerwiseError(f"{where}: {op.name} has {len(raw)} characters; at most {op.max_length} fit")
+    return raw
 
 
 def _shape_words(op):

@@ -183,3 +183,33 @@ def _frame(body, x_label, y_label, height):
             f'{_text(LEFT + (WIDTH - LEFT - RIGHT) / 2, HEIGHT - 6, x_label, "middle")}'
             f'<text x="10" y="{(HEIGHT - BOTTOM + TOP) / 2}" font-size="10" text-anchor="middle" '
             f'transform="rotate(-90 10 {(HEIGHT - BOTTOM + TOP) / 2})">{escape(y_label)}</text></svg>')
+
+
+TOKEN_FONT, TOKEN_CHAR, TOKEN_LINE, TOKEN_PAD = 11, 7.0, 30, 3  # monospace: every character is one width
+TOKEN_WIDTH = 600  # px: a stage's boxes wrap onto another line past this, so the picture keeps a legible scale
+
+
+def token_rows(rows, title=""):
+    """Stages of a tokenisation as labelled boxes: ``rows`` is ``[(label, [(text, id)])]``; each box shows its piece
+    of text above its id, so a merge reads as two boxes becoming one. A long stage wraps onto more lines."""
+    label_width = TOKEN_CHAR * max((len(label) for label, _ in rows), default=0) + 12
+    parts, y = [], 4
+    for r, (label, tokens) in enumerate(rows):
+        if r:
+            parts.append(f'<line x1="0" x2="{label_width + TOKEN_WIDTH}" y1="{y - 2}" y2="{y - 2}" stroke="#ddd"/>')
+        parts.append(_text(label_width - 8, y + 17, label, "end", TOKEN_FONT))
+        x = label_width
+        for text, token_id in tokens:
+            width = TOKEN_CHAR * max(len(text), len(str(token_id))) + 2 * TOKEN_PAD
+            if x > label_width and x + width > label_width + TOKEN_WIDTH:
+                x, y = label_width, y + TOKEN_LINE
+            parts.append(f'<rect x="{x:.1f}" y="{y}" width="{width:.1f}" height="{TOKEN_LINE - 6}" rx="3" '
+                         f'fill="#eef4fb" stroke="#1f77b4" stroke-width="0.8"/>')
+            parts.append(_text(x + width / 2, y + 11, text, "middle", TOKEN_FONT))
+            parts.append(_text(x + width / 2, y + 21, token_id, "middle", 9, "#444"))
+            x += width + 2
+        y += TOKEN_LINE + 4
+    width = label_width + TOKEN_WIDTH + 4
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {y}" width="100%" '
+            f'style="max-width: {width:.0f}px" role="img" aria-label="{escape(title)}" font-family="monospace">'
+            f'{"".join(parts)}</svg>')

@@ -108,7 +108,7 @@ def test_seeded_random_edits_match_the_cpython_engine(live, watched):
             instant_go(page, live, path)
         specs = page.evaluate("Layerwise.widgets().map(w => [w.spec, w.start])")
         for index, (spec, start) in enumerate(specs):
-            floats = [op for op in spec["inputs"] if not op["integer"]]
+            floats = [op for op in spec["inputs"] if not op["integer"] and not op["text"]]
             if not floats:
                 continue
             edits = []
@@ -347,3 +347,55 @@ def test_an_engine_that_stops_answering_is_replaced_and_the_readers_edit_is_kept
     assert notice.text_content() == ("The live engine crashed (no answer within 1.5 s) and was restarted: "
                                      "edit a value to recompute.")
     assert_next_edit_is_answered(page, widget)
+
+
+TOKENIZER = '.lw-widget[data-kind="tokenizer"]'
+
+
+def test_text_typed_into_the_tokenizer_gives_the_cpython_tokens_and_stays_text(live, watched):
+    """A text cell is an ordinary text field: typed at a person's pace (caret moves, a character deleted, markup
+    typed as text), each pause's result equals CPython's; too long a text is named in Python's words; Escape puts the
+    text back; nothing typed ever runs as markup."""
+    page = watched.page
+    page.goto(live.url + live.page_with_kind("tokenizer"))
+    box = page.locator(f"{TOKENIZER} .lw-cell.lw-text")
+    box.scroll_into_view_if_needed()
+    assert wait_for_engine(page)["state"] == "ready"
+    box.click()
+    page.keyboard.press("End")
+    page.keyboard.type(" naïve ☃", delay=60)
+    page.keyboard.press("ArrowLeft")  # the caret moves inside the text; a grid cell would move to another cell
+    page.keyboard.press("Backspace")  # deletes the space before the snowman
+    expected = "the other three naïve☃"
+
+    def shown():
+        page.wait_for_function(f"""(text) => {{ const w = Layerwise.widgets().find(w => w.spec.name === 'tokenizer');
+            return w.values.text === text && !w.inFlight && !w.dirty; }}""", arg=expected)
+        return page.evaluate(f"""() => {{ const w = Layerwise.widgets().find(w => w.spec.name === 'tokenizer');
+            return {{values: w.values, message: w.messageEl.textContent, state: w.el.dataset.state,
+                     cells: [...w.el.querySelectorAll('.lw-output td')].map(td => td.textContent),
+                     notes: [...w.el.querySelectorAll('.lw-note')].map(p => p.textContent)}}; }}""")
+
+    seen = shown()
+    want = run("tokenizer", seen["values"])
+    assert seen["values"] == {"text": expected, "vocab_size": 400} and seen["state"] == "live", seen
+    assert seen["cells"] == [cell for block in want["blocks"] for cell in block["cells"]]
+    assert seen["notes"] == want["notes"]
+    page.keyboard.type("<img src=x onerror=window.__pwned=1>x" * 2)
+    message = page.locator(f"{TOKENIZER} .lw-message")
+    page.wait_for_function("(el) => el.textContent.includes('characters')", arg=message.element_handle())
+    try:
+        run("tokenizer", {"text": box.input_value(), "vocab_size": 400})
+        raise AssertionError("a text this long should be refused")
+    except LayerwiseError as error:
+        assert message.text_content() == str(error).split(": ", 1)[1]
+    page.keyboard.press("Escape")
+    assert box.input_value() == "the other three"  # the text the field had when it was entered
+    expected = "the other three"
+    shown()
+    page.keyboard.press("End")
+    expected = "the other three<b>"
+    page.keyboard.type("<b>", delay=40)
+    seen = shown()
+    assert seen["notes"] == run("tokenizer", seen["values"])["notes"]
+    assert page.evaluate("window.__pwned") is None and page.locator(f"{TOKENIZER} .lw-results b").count() == 0

@@ -121,7 +121,10 @@ def _input_figure(operand, value, dim_info, format_input):
     name, dims = operand["name"], operand["dims"]
 
     def cell(r, c, v):
-        return (f'<td><input class="lw-cell" type="text" inputmode="decimal" readonly value="{format_input(v)}" '
+        # a text input is an ordinary text field (widget-render.js draws it the same way)
+        css, mode, text = ("lw-cell lw-text", "text", escape(v)) if operand["text"] else ("lw-cell", "decimal",
+                                                                                          format_input(v))
+        return (f'<td><input class="{css}" type="text" inputmode="{mode}" readonly value="{text}" '
                 f'aria-label="{escape(_cell_label(name, dims, dim_info, r, c))}"></td>')
 
     shape = _shape_of(value, len(dims))
