@@ -15,22 +15,25 @@ import numpy as np
 from .config import GPTConfig
 from .errors import CheckpointError, LayerwiseError
 from .model import check_params, param_shapes
+from .tokenizer import BpeTokenizer
 
 FORMAT = "layerwise-checkpoint-1"
 PARAM_PREFIX = "param/"
 
 
 def save_checkpoint(path, params, config, vocab, step=0):
-    """Write ``params`` (name -> array), ``config``, ``vocab`` (list of characters) and the step to ``path``."""
+    """Write ``params`` (name -> array), ``config``, ``vocab`` (a list of characters, or the BpeTokenizer of a
+    ``tokenizer="bpe:N"`` model: its merges) and the step to ``path``."""
     check_params(params, config, "save_checkpoint")
     if len(vocab) != config.vocab_size:
-        raise CheckpointError(f"save_checkpoint: vocab has {len(vocab)} characters but config.vocab_size is "
+        raise CheckpointError(f"save_checkpoint: vocab has {len(vocab)} tokens but config.vocab_size is "
                               f"{config.vocab_size}")
     arrays = {PARAM_PREFIX + name: np.asarray(array) for name, array in params.items()}
     with open(path, "wb") as file:  # a file object stops np.savez from appending ".npz" to the name
         np.savez(file, format=np.array(FORMAT), step=np.array(int(step)),
                  config_json=np.array(json.dumps(config.to_dict())),
-                 vocab_json=np.array(json.dumps(list(vocab), ensure_ascii=False)), **arrays)
+                 vocab_json=np.array(vocab.to_json() if isinstance(vocab, BpeTokenizer)
+                                     else json.dumps(list(vocab), ensure_ascii=False)), **arrays)
 
 
 def _read_arrays(path):
@@ -79,11 +82,9 @@ def load_checkpoint(path):
             shapes = param_shapes(config)
         except LayerwiseError as error:
             raise CheckpointError(f"load_checkpoint: the config stored in {path} is invalid: {error}") from None
-        vocab = _json_field(data, "vocab_json", path)
-        if not isinstance(vocab, list) or not all(isinstance(ch, str) and len(ch) == 1 for ch in vocab):
-            raise CheckpointError(f"load_checkpoint: vocab_json in {path} must be a list of single characters")
+        vocab = _vocabulary(data, config, path)
         if len(vocab) != config.vocab_size:
-            raise CheckpointError(f"load_checkpoint: {path} stores {len(vocab)} characters but its config says "
+            raise CheckpointError(f"load_checkpoint: {path} stores {len(vocab)} tokens but its config says "
                                   f"vocab_size {config.vocab_size}")
         step = _step(data, path)
         itemsize = np.dtype(config.dtype).itemsize
@@ -104,6 +105,21 @@ def load_checkpoint(path):
         if not np.isfinite(array).all():
             raise CheckpointError(f"load_checkpoint: parameter {name} in {path} contains non-finite values")
     return params, config, vocab, step
+
+
+def _vocabulary(data, config, path):
+    """The stored vocabulary: a list of single characters, or for ``tokenizer="bpe:N"`` the tokenizer its merges
+    rebuild."""
+    if config.tokenizer != "char":
+        _json_field(data, "vocab_json", path)  # present and JSON, or named
+        try:
+            return BpeTokenizer.from_json(str(data["vocab_json"]))
+        except LayerwiseError as error:
+            raise CheckpointError(f"load_checkpoint: vocab_json in {path} holds no BPE merges: {error}") from None
+    vocab = _json_field(data, "vocab_json", path)
+    if not isinstance(vocab, list) or not all(isinstance(ch, str) and len(ch) == 1 for ch in vocab):
+        raise CheckpointError(f"load_checkpoint: vocab_json in {path} must be a list of single characters")
+    return vocab
 
 
 @contextlib.contextmanager

@@ -9,11 +9,11 @@ import math
 
 import numpy as np
 
-from .data import decode, encode
 from .errors import LayerwiseError, as_array, as_float_array
 from .kv_cache import decode_step, prefill
 from .model import forward
 from .softmax import softmax_forward
+from .tokenizer import decode_ids, encode_text
 
 
 def sampling_distribution(logits, temperature=1.0, top_k=None, top_p=None):
@@ -100,10 +100,11 @@ def _prompt_ids(ids):
 
 def generate_text(params, config, vocab, prompt, max_new_tokens, seed=0, temperature=1.0, top_k=None,
                   kv_cache=False, top_p=None):
-    """The prompt and its continuation as text; a prompt character outside the vocabulary is an error."""
+    """The prompt and its continuation as text; ``vocab`` is the model's characters (a prompt character outside them
+    is an error) or its BpeTokenizer."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise LayerwiseError(f"generate_text: the seed must be an integer >= 0, got {seed!r}")
-    ids = encode(prompt, vocab)
+    ids = encode_text(prompt, vocab)
     out = generate(params, config, ids, max_new_tokens, np.random.default_rng(seed), temperature, top_k, kv_cache,
                    top_p)
-    return decode(out, vocab)
+    return decode_ids(out, vocab)

@@ -8,11 +8,12 @@ import io
 from functools import lru_cache
 
 from .config import GPTConfig
-from .data import load_corpus
+from .data import load_corpus, split_ids
 from .errors import LayerwiseError
 from .kv_cache import cache_floats, cached_step_multiply_adds
 from .model import param_count
 from .swiglu import matched_width
+from .tokenizer import decode_ids, encode_text, loss_per_character, vocabulary_for
 from .train import TrainSettings, train
 
 BASE = GPTConfig(seq_len=16, emb_dim=24, num_heads=2, ff_dim=48, num_layers=1)  # the training page's tiny model
@@ -24,13 +25,14 @@ SWITCHES = {  # one switch at a time, then all together (Llama's recipe at this 
     "+ RMSNorm": {"norm": "rmsnorm"},
     "all four": {"positions": "rope", "ffn": "swiglu", "ff_dim": matched_width(BASE.ff_dim), "kv_heads": 1,
                  "norm": "rmsnorm"},
+    "+ BPE tokens (512)": {"tokenizer": "bpe:512"},  # not a block switch: what the model reads
 }
 
 
 def variant(switches, base=BASE):
     """``base`` with ``switches`` (a mapping of config fields) applied, vocabulary size fixed from the corpus."""
-    vocab_size = len(set(load_corpus()))
-    return base.with_overrides(vocab_size=vocab_size, **switches)
+    config = base.with_overrides(**switches)
+    return config.with_overrides(vocab_size=len(vocabulary_for(config, load_corpus())))
 
 
 def settings(steps, seed):
@@ -41,11 +43,16 @@ def settings(steps, seed):
 
 @lru_cache(maxsize=16)
 def trained(config, steps, seed):
-    """``(train losses, final validation loss)`` of ``config`` after ``steps`` steps (configs are hashable)."""
-    result = train(config.with_overrides(vocab_size=None), load_corpus(), settings(steps, seed), out=io.StringIO())
+    """``(train losses, final validation loss per character)`` of ``config`` after ``steps`` steps (configs are
+    hashable). A BPE model's loss per token is spread over the characters its held-out tokens spell."""
+    text = load_corpus()
+    result = train(config.with_overrides(vocab_size=None), text, settings(steps, seed), out=io.StringIO())
     if not result.history["val_loss"]:
         raise LayerwiseError("modern_block: the corpus left no validation windows")
-    return tuple(result.history["train_loss"]), result.history["val_loss"][-1][1]
+    val_ids = split_ids(encode_text(text, result.vocab))[1]
+    per_token = result.history["val_loss"][-1][1]
+    return (tuple(result.history["train_loss"]),
+            loss_per_character(per_token, len(val_ids), len(decode_ids(val_ids, result.vocab))))
 
 
 def row(config, steps, seed, context=None):
@@ -58,5 +65,5 @@ def row(config, steps, seed, context=None):
 
 @lru_cache(maxsize=4)
 def comparison(steps=60, seed=0):
-    """``{name: row}`` for every entry of SWITCHES (the character tokenizer: a loss per token is per character)."""
+    """``{name: row}`` for every entry of SWITCHES, losses per character so the tokenizers compare."""
     return {name: row(variant(switches), steps, seed) for name, switches in SWITCHES.items()}

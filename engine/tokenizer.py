@@ -14,8 +14,8 @@ from collections import Counter
 import numpy as np
 
 from .bpe import merge_pair, pair_counts
-from .config import BYTE_VOCAB
-from .data import load_corpus
+from .config import BYTE_VOCAB, tokenizer_vocab_size
+from .data import build_vocab, decode, encode, load_corpus
 from .errors import LayerwiseError, VocabularyError
 
 CHUNK = re.compile(r" ?\w+| ?[^\s\w]+|\s+")  # every character is a word character, a space, or neither: no gaps
@@ -44,6 +44,9 @@ class BpeTokenizer:
 
     @property
     def vocab_size(self):
+        return len(self.tokens)
+
+    def __len__(self):  # a vocabulary's size, as a character vocabulary's len() (checkpoints, configs)
         return len(self.tokens)
 
     def merge_steps(self, chunk):
@@ -152,9 +155,32 @@ def train_bpe(text, vocab_size):
 
 
 @functools.lru_cache(maxsize=4)
+def trained_tokenizer(text, vocab_size):
+    """``train_bpe(text, vocab_size)``, trained once per text and size (pages and training runs ask often)."""
+    return train_bpe(text, vocab_size)
+
+
 def corpus_tokenizer(vocab_size):
-    """The tokenizer of ``vocab_size`` tokens trained on the shipped corpus, trained once per size (pages ask often)."""
-    return train_bpe(load_corpus(), vocab_size)
+    """The tokenizer of ``vocab_size`` tokens trained on the shipped corpus."""
+    return trained_tokenizer(load_corpus(), vocab_size)
+
+
+def vocabulary_for(config, text):
+    """What a model of ``config`` reads ``text`` with: the text's sorted characters (``tokenizer="char"``), or a
+    byte-level BPE tokenizer trained on the text (``"bpe:N"``). Either has a len(), and ``encode_text`` and
+    ``decode_ids`` take either."""
+    size = tokenizer_vocab_size(config.tokenizer)
+    return build_vocab(text) if size is None else trained_tokenizer(text, size)
+
+
+def encode_text(text, vocab):
+    """Ids ``(n,)`` of ``text`` under a character vocabulary or a BpeTokenizer."""
+    return vocab.encode(text) if isinstance(vocab, BpeTokenizer) else encode(text, vocab)
+
+
+def decode_ids(ids, vocab):
+    """The text of ``ids`` under a character vocabulary or a BpeTokenizer."""
+    return vocab.decode(ids) if isinstance(vocab, BpeTokenizer) else decode(ids, vocab)
 
 
 @functools.lru_cache(maxsize=4)

@@ -11,10 +11,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .checkpoint import save_checkpoint
-from .data import build_vocab, encode, get_batch, split_ids
+from .data import build_vocab, get_batch, split_ids
 from .errors import ConfigError
 from .model import check_params, evaluate_loss, init_params, loss_and_grads
 from .optim import adamw_init, adamw_step, clip_grad_norm, learning_rate
+from .tokenizer import BpeTokenizer, encode_text, vocabulary_for
 
 
 @dataclass(frozen=True)
@@ -79,19 +80,21 @@ class TrainRun:
         """``params`` and ``vocab``: a trained model's (``train --resume``) instead of fresh weights; the text must
         have exactly that vocabulary, or its ids would mean other characters. AdamW's moments start at zero."""
         self.settings = settings
-        if config.tokenizer != "char":  # refuse rather than silently train on characters
-            raise ConfigError(f"train: tokenizer={config.tokenizer} is not wired into training, checkpoints and talk "
-                              f"yet; engine.tokenizer trains and applies it on its own")
-        self.vocab = build_vocab(text)
-        if vocab is not None and list(vocab) != self.vocab:
-            extra = sorted(set(self.vocab) - set(vocab))
-            raise ConfigError(f"train: the text's characters are not the model's vocabulary ({len(self.vocab)} "
-                              f"against {len(vocab)}" + (f"; new: {''.join(extra)!r}" if extra else "") + ")")
+        if vocab is None:
+            self.vocab = vocabulary_for(config, text)
+        elif isinstance(vocab, BpeTokenizer):  # bytes: any text encodes, so the model's own merges read it
+            self.vocab = vocab
+        else:
+            self.vocab = build_vocab(text)
+            if list(vocab) != self.vocab:
+                extra = sorted(set(self.vocab) - set(vocab))
+                raise ConfigError(f"train: the text's characters are not the model's vocabulary ({len(self.vocab)} "
+                                  f"against {len(vocab)}" + (f"; new: {''.join(extra)!r}" if extra else "") + ")")
         if config.vocab_size not in (None, len(self.vocab)):
-            raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text has "
-                              f"{len(self.vocab)} distinct characters")
+            raise ConfigError(f"train: config.vocab_size is {config.vocab_size} but the text's vocabulary has "
+                              f"{len(self.vocab)} tokens")
         self.config = config.with_overrides(vocab_size=len(self.vocab))
-        self.train_ids, self.val_ids = split_ids(encode(text, self.vocab))
+        self.train_ids, self.val_ids = split_ids(encode_text(text, self.vocab))
         self.has_val = len(self.val_ids) > self.config.seq_len
         if params is not None:
             check_params(params, self.config, "train")

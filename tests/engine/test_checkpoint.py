@@ -86,7 +86,7 @@ NESTED = "[" * 100_000 + "]" * 100_000
     (lambda a: a.update(config_json=np.array(json.dumps({**CONFIG.to_dict(), "size": 3}))),
      r"the config stored in .* is invalid: GPTConfig: unknown key 'size'"),
     (lambda a: a.update(vocab_json=np.array(json.dumps(VOCAB[:-1]))),
-     r"stores 7 characters but its config says vocab_size 8"),
+     r"stores 7 tokens but its config says vocab_size 8"),
     (lambda a: a.update(vocab_json=np.array(json.dumps(["ab"] * 8))), r"must be a list of single characters"),
     (lambda a: a.update({"param/b0.wq": np.zeros((4, 5))}), r"parameter b0.wq has shape \(4, 5\); expected \(4, 4\)"),
     (lambda a: a.pop("param/head_w"), r"missing \['head_w'\]"),
@@ -116,7 +116,7 @@ def test_mismatched_contents_are_named(tmp_path, change, message):
 
 
 def test_saving_checks_its_inputs(tmp_path):
-    with pytest.raises(CheckpointError, match=r"save_checkpoint: vocab has 2 characters but config.vocab_size is 8"):
+    with pytest.raises(CheckpointError, match=r"save_checkpoint: vocab has 2 tokens but config.vocab_size is 8"):
         save_checkpoint(tmp_path / "x.npz", model.init_params(CONFIG), CONFIG, ["a", "b"])
 
 

@@ -140,7 +140,7 @@ def test_training_lowers_the_loss_and_writes_a_checkpoint(tmp_path):
 
 
 def test_training_refuses_a_vocabulary_size_that_does_not_fit():
-    with pytest.raises(LayerwiseError, match=r"train: config.vocab_size is 3 but the text has 11 distinct characters"):
+    with pytest.raises(LayerwiseError, match=r"train: config.vocab_size is 3 but the text's vocabulary has 11 tokens"):
         train(TINY.with_overrides(vocab_size=3), TEXT, TrainSettings(steps=1))
 
 

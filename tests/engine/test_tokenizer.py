@@ -1,12 +1,16 @@
 """Byte-level BPE: merges worked by hand, the round trip on arbitrary Unicode, saving and loading, bad input."""
+import math
+
 import numpy as np
 import pytest
 
+from engine.__main__ import main
+from engine.checkpoint import load_checkpoint, save_checkpoint
 from engine.config import GPTConfig
 from engine.data import load_corpus
-from engine.errors import ConfigError, LayerwiseError, VocabularyError
+from engine.errors import CheckpointError, LayerwiseError, VocabularyError
 from engine.tokenizer import BpeTokenizer, _readable, loss_per_character, split_chunks, train_bpe, vocabulary_sweep
-from engine.train import TrainSettings, train
+from engine.train import TrainRun, TrainSettings, train_step
 
 
 def test_the_thee_thou_by_hand():
@@ -61,9 +65,51 @@ def test_bad_input_is_named():
         BpeTokenizer.from_json("not json")
 
 
-def test_training_refuses_a_tokenizer_it_cannot_use_yet():
-    with pytest.raises(ConfigError, match=r"tokenizer=bpe:300 is not wired into training"):
-        train(GPTConfig(tokenizer="bpe:300"), "some text to train on", TrainSettings(steps=1))
+TEXT = "the cat sat on the mat; the rat ate the hat. " * 30
+TINY = GPTConfig(seq_len=8, emb_dim=8, num_heads=2, ff_dim=16, num_layers=1, tokenizer="bpe:270")
+
+
+def test_a_model_trains_on_bpe_tokens_and_its_checkpoint_keeps_the_merges(tmp_path, capsys):
+    merges = train_bpe(TEXT, 270)  # trained independently of the run
+    run = TrainRun(TINY, TEXT, TrainSettings(steps=1))
+    assert run.vocab.merges == merges.merges and run.config.vocab_size == merges.vocab_size == 270
+    ids = merges.encode(TEXT)
+    assert len(run.train_ids) + len(run.val_ids) == len(ids) < len(TEXT) / 2  # merged tokens: a shorter sequence
+    np.testing.assert_array_equal(np.concatenate([run.train_ids, run.val_ids]), ids)
+    # a fresh model predicts near-uniformly over the 270 tokens: its first loss is close to ln 270
+    assert abs(train_step(run) - math.log(270)) < 0.1
+    corpus, checkpoint = tmp_path / "corpus.txt", tmp_path / "bpe.npz"
+    corpus.write_text(TEXT, encoding="utf-8")
+    sizes = [f"{key}={value}" for key, value in TINY.to_dict().items() if key in ("seq_len", "emb_dim", "num_heads",
+                                                                                   "ff_dim", "num_layers", "tokenizer")]
+    assert main(["train", "--corpus", str(corpus), "--steps", "3", "--out", str(checkpoint),
+                 *[arg for size in sizes for arg in ("--set", size)]]) == 0
+    params, config, vocab, step = load_checkpoint(str(checkpoint))
+    assert (config.tokenizer, config.vocab_size, vocab.merges, step) == ("bpe:270", 270, merges.merges, 3)
+    capsys.readouterr()
+    talk = ["talk", "--checkpoint", str(checkpoint), "--prompt", "the naïve ☃", "--tokens", "12"]
+    assert main(talk) == 0  # a character never seen is a few byte tokens
+    plain = capsys.readouterr().out
+    assert main(talk + ["--kv-cache"]) == 0
+    assert plain.startswith("the naïve ☃") and capsys.readouterr().out == plain
+    resumed = tmp_path / "resumed.npz"
+    other = tmp_path / "other.txt"
+    other.write_text("Zebras! " * 40, encoding="utf-8")  # new characters: bytes, so the model's merges read them
+    assert main(["train", "--corpus", str(other), "--steps", "2", "--resume", str(checkpoint), "--out",
+                 str(resumed)]) == 0
+    assert load_checkpoint(str(resumed))[2].merges == merges.merges
+
+
+def test_a_checkpoint_whose_merges_are_damaged_is_named(tmp_path):
+    run = TrainRun(TINY, TEXT, TrainSettings(steps=1))
+    path = tmp_path / "bpe.npz"
+    save_checkpoint(path, run.params, run.config, run.vocab)
+    with np.load(path) as data:
+        arrays = {key: data[key] for key in data.files}
+    arrays["vocab_json"] = np.array('{"kind": "bpe", "merges": [[1, 999]]}')
+    np.savez(path, **arrays)
+    with pytest.raises(CheckpointError, match=r"vocab_json in .* holds no BPE merges: .*merge 0 must be two ids"):
+        load_checkpoint(str(path))
 
 
 def test_a_smaller_vocabulary_is_a_prefix_of_the_merges():
