@@ -132,7 +132,13 @@ export function markScrolling(widget) {
   if (figures.length && notDrawn && notDrawn(figures[0])) return;
   // all read before any is marked: a mark between two reads would lay the page out again for the second
   const scrolls = figures.map((figure) => figure.scrollWidth > figure.clientWidth + 1);
-  figures.forEach((figure, i) => figure.toggleAttribute("data-scrolls", scrolls[i]));
+  figures.forEach((figure, i) => {
+    figure.toggleAttribute("data-scrolls", scrolls[i]);
+    // a scrolling output is a tab stop, so the keyboard can scroll it (an input scrolls with its focused cell)
+    if (!figure.classList.contains("lw-output")) return;
+    if (scrolls[i]) figure.tabIndex = 0;
+    else figure.removeAttribute("tabindex");
+  });
 }
 
 /* Lay `bubble` (absolutely positioned in `widget`) over the page just under `figure`, from the left edge of `from`,

@@ -122,7 +122,7 @@ def _input_figure(operand, value, dim_info, format_input):
 
     def cell(r, c, v):
         # a text input is an ordinary text field (widget-render.js draws it the same way)
-        css, mode, text = ("lw-cell lw-text", "text", escape(v)) if operand["text"] else ("lw-cell", "decimal",
+        css, mode, text = ("lw-cell lw-text", "text", escape(v)) if operand.get("text") else ("lw-cell", "decimal",
                                                                                           format_input(v))
         return (f'<td><input class="{css}" type="text" inputmode="{mode}" readonly value="{text}" '
                 f'aria-label="{escape(_cell_label(name, dims, dim_info, r, c))}"></td>')
