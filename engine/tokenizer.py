@@ -9,7 +9,7 @@ words. Encoding applies the merges in the order they were learned; decoding join
 import functools
 import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 
 import numpy as np
 
@@ -133,24 +133,45 @@ class BpeTokenizer:
 
 def train_bpe(text, vocab_size):
     """A tokenizer of at most ``vocab_size`` tokens: merge the most frequent adjacent pair of the corpus, counted
-    inside chunks, until the vocabulary is full or no pair occurs twice. Ties go to the pair met first."""
+    inside chunks, until the vocabulary is full or no pair occurs twice. Ties go to the pair met first (reading the
+    distinct chunks in order of first appearance, each left to right).
+
+    The pair counts are kept up to date rather than counted again for every merge: a merge changes only the chunks
+    that hold its pair, so only those are taken out of the counts and put back merged."""
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < BYTE_VOCAB:
         raise LayerwiseError(f"train_bpe: vocab_size must be an integer >= {BYTE_VOCAB} (the bytes), got {vocab_size!r}")
-    words = Counter(split_chunks(text))  # (chunk -> how often it occurs)
+    words = Counter(split_chunks(text))  # (chunk -> how often it occurs), in order of first appearance
+    order = {word: i for i, word in enumerate(words)}
     pieces = {word: _byte_pieces(word) for word in words}
+    counts, holders = Counter(), defaultdict(set)  # pair -> occurrences in the corpus; pair -> chunks holding it
+
+    def tally(word, sign):
+        for pair, count in pair_counts(pieces[word]).items():
+            counts[pair] += sign * count * words[word]
+            if sign > 0:
+                holders[pair].add(word)
+            else:
+                holders[pair].discard(word)
+                if not counts[pair]:
+                    del counts[pair]
+
+    def first_met(pair):
+        word = min(holders[pair], key=order.get)
+        return order[word], list(zip(pieces[word], pieces[word][1:])).index(pair)
+
+    for word in words:
+        tally(word, +1)
     merges = []
-    while BYTE_VOCAB + len(merges) < vocab_size:
-        counts = Counter()
-        for word, occurrences in words.items():
-            for pair, count in pair_counts(pieces[word]).items():
-                counts[pair] += count * occurrences
-        if not counts:
+    while BYTE_VOCAB + len(merges) < vocab_size and counts:
+        most = max(counts.values())
+        if most < 2:
             break
-        pair, count = counts.most_common(1)[0]
-        if count < 2:
-            break
+        pair = min((pair for pair, count in counts.items() if count == most), key=first_met)
         merges.append(pair)
-        pieces = {word: merge_pair(word_pieces, pair) for word, word_pieces in pieces.items()}
+        for word in list(holders[pair]):
+            tally(word, -1)
+            pieces[word] = merge_pair(pieces[word], pair)
+            tally(word, +1)
     return BpeTokenizer(merges)
 
 

@@ -1,5 +1,6 @@
 """Byte-level BPE: merges worked by hand, the round trip on arbitrary Unicode, saving and loading, bad input."""
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -135,3 +136,39 @@ def test_loss_per_character_by_hand():
 
 def test_a_piece_mixing_whole_characters_and_stray_bytes_keeps_the_characters():
     assert _readable("aé".encode() + b"\xe2\x98") == "aé<0xE2><0x98>"  # the snowman's third byte is missing
+
+
+def _recounting_bpe(text, vocab_size):
+    """The merges of BPE done the slow, plain way: count every pair of every chunk again before each merge; the
+    first pair met wins a tie (Counter keeps insertion order, and max keeps the first of equals)."""
+    words = Counter(split_chunks(text))
+    pieces = {word: [bytes([b]) for b in word.encode("utf-8")] for word in words}
+    merges = []
+    while 256 + len(merges) < vocab_size:
+        counts = Counter()
+        for word, occurrences in words.items():
+            for pair in zip(pieces[word], pieces[word][1:]):
+                counts[pair] += occurrences
+        if not counts or max(counts.values()) < 2:
+            return merges
+        pair = max(counts, key=counts.get)
+        merges.append(pair)
+        for word, word_pieces in pieces.items():
+            merged, i = [], 0
+            while i < len(word_pieces):
+                if tuple(word_pieces[i:i + 2]) == pair:
+                    merged.append(pair[0] + pair[1])
+                    i += 2
+                else:
+                    merged.append(word_pieces[i])
+                    i += 1
+            pieces[word] = merged
+    return merges
+
+
+def test_kept_counts_learn_the_same_merges_as_counting_again_each_time():
+    rng = np.random.default_rng(7)
+    texts = [load_corpus()[:6000], "aaaa aaaa aa", "abab abab ba ab", "ééé éé"]
+    texts += ["".join(rng.choice(list("ab é\n"), size=rng.integers(5, 200))) for _ in range(30)]
+    for text in texts:
+        assert train_bpe(text, 400).merges == _recounting_bpe(text, 400), text[:40]
