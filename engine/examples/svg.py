@@ -186,30 +186,29 @@ def _frame(body, x_label, y_label, height):
 
 
 TOKEN_FONT, TOKEN_CHAR, TOKEN_LINE, TOKEN_PAD = 11, 7.0, 30, 3  # monospace: every character is one width
-TOKEN_WIDTH = 600  # px: a stage's boxes wrap onto another line past this, so the picture keeps a legible scale
+TOKEN_WIDTH = 320  # px: boxes wrap onto another line past this, so a phone shows the picture at full size
+TOKEN_LABEL = 16  # px: the line above each stage's boxes that names it
 
 
 def token_rows(rows, title=""):
-    """Stages of a tokenisation as labelled boxes: ``rows`` is ``[(label, [(text, id)])]``; each box shows its piece
-    of text above its id, so a merge reads as two boxes becoming one. A long stage wraps onto more lines."""
-    label_width = TOKEN_CHAR * max((len(label) for label, _ in rows), default=0) + 12
-    parts, y = [], 4
+    """Stages of a tokenisation as boxes under a line naming each: ``rows`` is ``[(label, [(text, id)])]``; each
+    box shows its piece of text above its id, so a merge reads as two boxes becoming one. A stage's boxes wrap."""
+    parts, y = [], 0
     for r, (label, tokens) in enumerate(rows):
         if r:
-            parts.append(f'<line x1="0" x2="{label_width + TOKEN_WIDTH}" y1="{y - 2}" y2="{y - 2}" stroke="#ddd"/>')
-        parts.append(_text(label_width - 8, y + 17, label, "end", TOKEN_FONT))
-        x = label_width
+            parts.append(f'<line x1="0" x2="{TOKEN_WIDTH}" y1="{y + 2}" y2="{y + 2}" stroke="#ddd"/>')
+        parts.append(_text(0, y + TOKEN_LABEL - 3, label, "start", TOKEN_FONT))
+        x, y = 0.0, y + TOKEN_LABEL
         for text, token_id in tokens:
             width = TOKEN_CHAR * max(len(text), len(str(token_id))) + 2 * TOKEN_PAD
-            if x > label_width and x + width > label_width + TOKEN_WIDTH:
-                x, y = label_width, y + TOKEN_LINE
+            if x and x + width > TOKEN_WIDTH:
+                x, y = 0.0, y + TOKEN_LINE
             parts.append(f'<rect x="{x:.1f}" y="{y}" width="{width:.1f}" height="{TOKEN_LINE - 6}" rx="3" '
                          f'fill="#eef4fb" stroke="#1f77b4" stroke-width="0.8"/>')
             parts.append(_text(x + width / 2, y + 11, text, "middle", TOKEN_FONT))
             parts.append(_text(x + width / 2, y + 21, token_id, "middle", 9, "#444"))
             x += width + 2
-        y += TOKEN_LINE + 4
-    width = label_width + TOKEN_WIDTH + 4
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {y}" width="100%" '
-            f'style="max-width: {width:.0f}px" role="img" aria-label="{escape(title)}" font-family="monospace">'
+        y += TOKEN_LINE
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="-1 0 {TOKEN_WIDTH + 2} {y}" width="100%" '
+            f'style="max-width: {TOKEN_WIDTH + 2}px" role="img" aria-label="{escape(title)}" font-family="monospace">'
             f'{"".join(parts)}</svg>')

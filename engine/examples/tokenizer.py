@@ -7,6 +7,7 @@ from .svg import token_rows
 
 LARGEST = 512  # the corpus tokenizer trained once; a smaller vocabulary is a prefix of its merges
 SWEEP = (256, 300, 400, 512)
+SHOWN_MERGES = 12  # stages drawn after the bytes; a longer trace shows its first ones and its last
 
 
 def compute(text, vocab_size):
@@ -18,10 +19,17 @@ def compute(text, vocab_size):
     def row(pieces):
         return [(tokenizer.piece_text(piece), tokenizer.ids[piece]) for piece in pieces]
 
-    rows = [("bytes", row(bytes([b]) for b in byte_ids))]
-    for pair, pieces in trace:
-        rows.append((f"{tokenizer.piece_text(pair[0])} + {tokenizer.piece_text(pair[1])} → "
-                     f"{tokenizer.ids[pair[0] + pair[1]]}", row(pieces)))
+    def merged(step):
+        (left, right), pieces = trace[step]
+        return (f"merge {step + 1}: {tokenizer.piece_text(left)} + {tokenizer.piece_text(right)} → "
+                f"{tokenizer.piece_text(left + right)} ({tokenizer.ids[left + right]})", row(pieces))
+
+    rows = [("the bytes", row(bytes([b]) for b in byte_ids))]
+    if len(trace) <= SHOWN_MERGES:
+        rows += [merged(step) for step in range(len(trace))]
+    else:  # a long text: the first merges, then the last, so the picture stays a few screens tall
+        rows += [merged(step) for step in range(SHOWN_MERGES - 1)]
+        rows += [(f"… {len(trace) - SHOWN_MERGES} merges not drawn …", []), merged(len(trace) - 1)]
     lengths = ", ".join(f"{size}: {len(BpeTokenizer(corpus_tokenizer(LARGEST).merges[:size - BYTE_VOCAB]).encode(text))}"
                         for size in SWEEP)
     notes = (

@@ -47,7 +47,12 @@ def test_the_picture_has_a_row_per_merge_after_the_bytes():
     result = run("tokenizer", {"text": "the other three", "vocab_size": 400})
     merges = len(_tokenizer(400).merge_trace("the other three"))
     svg = result["plots"][0]["svg"]
-    assert svg.count(" → ") == merges and ">bytes</text>" in svg
+    assert svg.count(" → ") == merges and ">the bytes</text>" in svg
+    long = run("tokenizer", {"text": "the whale, the ship and the sea at the end of it", "vocab_size": 512})
+    trace = _tokenizer(512).merge_trace("the whale, the ship and the sea at the end of it")
+    svg = long["plots"][0]["svg"]
+    assert len(trace) > 12 and svg.count(" → ") == 12  # eleven first merges and the last
+    assert f"merge {len(trace)}: " in svg and f"… {len(trace) - 12} merges not drawn …" in svg
 
 
 @pytest.mark.parametrize("raw, message", [
