@@ -5,6 +5,8 @@ Every number comes from the engine: the closed-form counts of ``engine.model`` a
 training run (``engine.train.train``) with one seed for all, so the variants differ only by their switches.
 """
 import io
+import statistics
+import time
 from functools import lru_cache
 
 from .config import GPTConfig
@@ -14,7 +16,7 @@ from .kv_cache import cache_floats, cached_step_multiply_adds
 from .model import param_count
 from .swiglu import matched_width
 from .tokenizer import decode_ids, encode_text, loss_per_character, vocabulary_for
-from .train import TrainSettings, train
+from .train import TrainRun, TrainSettings, train, train_step
 
 BASE = GPTConfig(seq_len=16, emb_dim=24, num_heads=2, ff_dim=48, num_layers=1)  # the training page's tiny model
 SWITCHES = {  # one switch at a time, then all together (Llama's recipe at this size)
@@ -55,12 +57,26 @@ def trained(config, steps, seed):
             loss_per_character(per_token, len(val_ids), len(decode_ids(val_ids, result.vocab))))
 
 
+def steps_per_second(config, steps=30, repeats=5):
+    """Training steps per second of ``config`` on this machine, the median of ``repeats`` timings of ``steps`` steps
+    (the settings of the comparison's runs). A measurement, not a count: it changes from machine to machine."""
+    run = TrainRun(config.with_overrides(vocab_size=None), load_corpus(), settings(steps * repeats, 0))
+    rates = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(steps):
+            train_step(run)
+        rates.append(steps / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
 def row(config, steps, seed, context=None):
     """``(parameters, KV-cache numbers per token, multiply-adds per generated token, validation loss per
-    character)``; the multiply-adds are a cached step's at a full context of ``seq_len`` unless given."""
+    character, training steps per second here)``; the multiply-adds are a cached step's at a full context of
+    ``seq_len`` unless given."""
     context = config.seq_len if context is None else context
     return (param_count(config), cache_floats(config, 1), cached_step_multiply_adds(config, context),
-            trained(config, steps, seed)[1])
+            trained(config, steps, seed)[1], steps_per_second(config))
 
 
 @lru_cache(maxsize=4)

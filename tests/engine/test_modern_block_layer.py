@@ -35,3 +35,9 @@ def test_a_bpe_models_loss_is_per_character():
     expected = per_token * len(held_out) / len(tokenizer.decode(held_out))
     assert abs(modern_block.trained(config, 10, 0)[1] - expected) < 1e-12
     assert expected < per_token  # a token spells more than one character on average
+
+
+def test_steps_per_second_is_the_median_of_its_timings(monkeypatch):
+    clock = iter([0.0, 1.0, 1.0, 3.0, 3.0, 7.0])  # repetitions of 2 steps taking 1 s, 2 s and 4 s
+    monkeypatch.setattr(modern_block.time, "perf_counter", lambda: next(clock))
+    assert modern_block.steps_per_second(modern_block.variant({}), steps=2, repeats=3) == 1.0  # of 2, 1 and 0.5
