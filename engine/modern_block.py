@@ -72,11 +72,17 @@ def steps_per_second(config, steps=30, repeats=5):
 
 def row(config, steps, seed, context=None):
     """``(parameters, KV-cache numbers per token, multiply-adds per generated token, validation loss per
-    character, training steps per second here)``; the multiply-adds are a cached step's at a full context of
-    ``seq_len`` unless given."""
+    character)``; the multiply-adds are a cached step's at a full context of ``seq_len`` unless given."""
     context = config.seq_len if context is None else context
     return (param_count(config), cache_floats(config, 1), cached_step_multiply_adds(config, context),
-            trained(config, steps, seed)[1], steps_per_second(config))
+            trained(config, steps, seed)[1])
+
+
+@lru_cache(maxsize=1)
+def measured_speeds():
+    """``{name: training steps per second}`` of every entry of SWITCHES, timed once per process. Measured, so unlike
+    every other number of the table it changes from run to run (the page says so)."""
+    return {name: steps_per_second(variant(switches)) for name, switches in SWITCHES.items()}
 
 
 @lru_cache(maxsize=4)

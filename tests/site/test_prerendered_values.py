@@ -29,6 +29,9 @@ def test_every_inline_value_matches_cpython(built_site):
     checked = 0
     for page in sorted(built_site.rglob("*.html")):
         for expr, fmt, shown in SPAN.findall(page.read_text()):
+            if "measured_" in expr:  # a timing (modern_block.measured_speeds): another run measures another value
+                assert float(unescape(shown).replace(",", "")) > 0, expr
+                continue
             expected = _format(eval(unescape(expr), dict(scope)), unescape(fmt))
             assert unescape(shown) == expected, f"{page.relative_to(built_site)}: [= {unescape(expr)} =]"
             checked += 1
