@@ -11,6 +11,7 @@ from ..data import get_batch
 from ..gradcheck import relative_error
 from ..model import init_params, loss_and_grads
 from . import TOLERANCE
+from .layers import called
 from .swap import LearnerFailure, describe, swapped
 
 # A gradient is compared relative to its own size, or to this fraction of the whole gradient's when its own is
@@ -56,7 +57,9 @@ def first_difference(calls):
 def check(functions, config, batch):
     """``functions``: {exercise id: learner function}; ``batch``: (ids, targets) ``(B, T)``. Returns a JSON-safe
     dict: ``ok``, ``loss`` (yours, engine), ``worst`` (the parameter whose gradient differs most, and by how
-    much), ``culprit`` (first_difference's dict, or the function that raised, with ``error``), ``calls``."""
+    much), ``culprit`` (first_difference's dict, or the function that raised, with ``error``), ``calls``. Functions
+    the model ``config`` does not call are left out."""
+    functions = called(functions, config)
     ids, targets = batch
     engine_loss, engine_grads = loss_and_grads(checked_params(config), ids, targets, config)
     calls = []

@@ -9,6 +9,7 @@ backward is listed under "backward", after the forward passes. ``unplaced()`` na
 from typing import NamedTuple
 
 from .layers import LAYERS, PLAIN
+from .switches import calls
 
 # (key, heading), in the order the model runs them
 PARTS = (("embedding", "Embedding"), ("attention", "Blocks: attention"), ("mlp", "Blocks: MLP"),
@@ -17,8 +18,10 @@ PARTS = (("embedding", "Embedding"), ("attention", "Blocks: attention"), ("mlp",
          ("sampler", "Sampler"))
 BY_MODULE = {"embedding": "embedding", "attention": "attention", "softmax": "attention", "linear": "attention",
              "activations": "mlp", "norms": "norms", "residual": "residual", "model": "residual", "loss": "head",
-             "init": "initialisation", "optim": "optimiser", "generate": "sampler", "kv_cache": "sampler"}
-BY_NAME = {"feed-forward sublayer": "mlp", "learning-rate schedule": "optimiser"}
+             "init": "initialisation", "optim": "optimiser", "generate": "sampler", "kv_cache": "sampler",
+             "rope": "attention", "swiglu": "mlp"}
+BY_NAME = {"feed-forward sublayer": "mlp", "learning-rate schedule": "optimiser",
+           "rotary positions, backward": "backward"}
 # What stays the engine's whoever writes the functions above: the page lists it under the table.
 ENGINE_ONLY = (
     "data loading: the vocabulary, encoding the text and the random windows of every batch (engine.data)",
@@ -44,16 +47,20 @@ def unplaced():
     return [name for name, function in entries if part_of(name, function) is None]
 
 
-def parts():
-    """``[(key, heading, [Row, ...])]`` for every part in ``PARTS`` (a part may have no rows)."""
+def parts(config=None):
+    """``[(key, heading, [Row, ...])]`` for every part in ``PARTS`` (a part may have no rows): the functions of every
+    configuration the page offers, or only those the model ``config`` calls."""
     found = {key: [] for key, _ in PARTS}
     found[None] = []  # unplaced entries are listed last, under the residual part's heading (see unplaced())
     for layer in LAYERS:
+        if config is not None and not calls(layer.needs, config):
+            continue
         found[part_of(layer.name, layer.forward)].append(Row(layer.forward.__name__, f"{layer.name}, forward",
                                                              layer.exercise_forward))
         if layer.backward is not None:
             found["backward"].append(Row(layer.backward.__name__, f"{layer.name}, backward", layer.exercise_backward))
     for plain in PLAIN:
-        found[part_of(plain.name, plain.engine)].append(Row(plain.engine.__name__, plain.name, plain.exercise))
+        if config is None or calls(plain.needs, config):
+            found[part_of(plain.name, plain.engine)].append(Row(plain.engine.__name__, plain.name, plain.exercise))
     found["residual"] += found.pop(None)
     return [(key, heading, found[key]) for key, heading in PARTS]
