@@ -20,14 +20,14 @@ PRESETS = {
     "gqa": {"kv_heads": 2},
     "mqa": {"kv_heads": 1},
 }
-PRESET_LABELS = {
-    "gpt2": "GPT-2: LayerNorm, learned positions, GELU MLP, 4 heads with their own keys and values",
-    "modern": "Modern: RMSNorm, RoPE, SwiGLU, 4 query heads sharing 2 key/value heads",
+PRESET_LABELS = {  # short: the page's Model select is as wide as its longest
+    "gpt2": "GPT-2",
+    "modern": "Modern: RMSNorm, RoPE, SwiGLU, 2 KV heads",
     "rmsnorm": "GPT-2 with RMSNorm",
-    "rope": "GPT-2 with rotary positions (RoPE)",
-    "swiglu": "GPT-2 with a SwiGLU feed-forward",
-    "gqa": "GPT-2 with grouped-query attention (2 key/value heads)",
-    "mqa": "GPT-2 with multi-query attention (1 key/value head)",
+    "rope": "GPT-2 with RoPE",
+    "swiglu": "GPT-2 with SwiGLU",
+    "gqa": "GPT-2 with 2 KV heads (grouped-query)",
+    "mqa": "GPT-2 with 1 KV head (multi-query)",
 }
 BATCH_SIZE = 8
 EVAL_EVERY = 20  # steps between validation losses

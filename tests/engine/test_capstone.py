@@ -482,7 +482,7 @@ def test_the_page_lists_the_functions_a_configuration_calls():
     assert switched <= listed("modern") and not gpt2_only & listed("modern")
     assert gpt2_only <= listed("gpt2") and not switched & listed("gpt2")
     assert listed("rope") & switched == {"rope-forward"} and listed("mqa") & switched == {"gqa-forward"}
-    rows = [row.role for _, _, rows in structure.parts(config("rope")) for row in rows if row.exercise == "rope-forward"]
+    rows = [row.role for _, _, part in structure.parts(config("rope")) for row in part if row.exercise == "rope-forward"]
     assert rows == ["rotary positions", "rotary positions, backward"]  # the backward is yours too
     assert layers.not_called(config("modern"))["layernorm-forward"] == "the model uses RMSNorm"
     assert layers.not_called(config("gpt2"))["rope-forward"] == "the model uses learned positions"
