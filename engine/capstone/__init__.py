@@ -20,7 +20,7 @@ PRESETS = {
     "gqa": {"kv_heads": 2},
     "mqa": {"kv_heads": 1},
 }
-PRESET_LABELS = {  # short: the page's Model select is as wide as its longest
+PRESET_LABELS = {  # short: the page's Configuration select is as wide as its longest
     "gpt2": "GPT-2",
     "modern": "Modern: RMSNorm, RoPE, SwiGLU, 2 KV heads",
     "rmsnorm": "GPT-2 with RMSNorm",

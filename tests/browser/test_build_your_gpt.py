@@ -80,7 +80,7 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
     page.goto(site.url + PAGE)
     rows = page.locator(".lw-capstone__function:not([hidden])")  # GPT-2's model: the others' rows are hidden
     assert rows.count() == len(layers.exercise_ids(CONFIG))
-    assert page.get_by_label("Model").locator("option:checked").text_content() == PRESET_LABELS["gpt2"]
+    assert page.get_by_label("Configuration").locator("option:checked").text_content() == PRESET_LABELS["gpt2"]
     headings = page.locator(".lw-capstone__part th").all_text_contents()
     assert headings == [heading for _, heading in structure.PARTS]
     assert page.locator(".lw-capstone__count").text_content().startswith("0 of ")
@@ -123,14 +123,17 @@ def test_the_model_select_and_the_address_choose_the_configuration_an_unknown_on
                             f'not offer (it offers {", ".join(PRESETS)}): showing {PRESET_LABELS["gpt2"]}.')
     assert page.evaluate("Layerwise.capstone.preset") == "gpt2"
     open_capstone(page, site)
-    page.get_by_label("Model").select_option("modern")  # the select's visible label names it
+    page.get_by_label("Configuration").select_option("modern")  # the select's visible label names it
     shown = page.locator(".lw-capstone__function:not([hidden])").evaluate_all(
         "rows => rows.map(row => row.dataset.exercise)")
     # every exercise the modern model calls, the RoPE one twice (its backward is made from your forward)
     assert sorted(shown) == sorted(layers.exercise_ids(config("modern")) + ["rope-forward"])
     total = page.locator(".lw-capstone__count").get_attribute("data-total")
     assert page.locator(".lw-capstone__count strong").text_content() == f"0 of {total}"
-    assert int(total) == len(shown) and page.locator(".lw-capstone__expect-model").text_content() == PRESET_LABELS[
+    engine_only = page.locator(".lw-capstone__engine-only:not([hidden])").evaluate_all(
+        "rows => rows.map(row => row.dataset.function)")
+    assert engine_only == ["swiglu_backward"]  # no exercise writes it: the engine's backward after your forward
+    assert int(total) == len(shown) + len(engine_only) and page.locator(".lw-capstone__expect-model").text_content() == PRESET_LABELS[
         "modern"]
     assert page.evaluate("Layerwise.capstone.reference") == page_reference(page, DEFAULTS["steps"], "modern")
     others = page.locator('.lw-capstone__others:not([hidden])')

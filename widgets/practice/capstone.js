@@ -1,8 +1,8 @@
 /* "Build your GPT" on its page: which of the model's functions are the learner's (passed exercises in this
  * browser's storage, minus those switched back to the engine's), the Check, and a training run drawn as it goes.
  * The build rendered every box at its final size; this only fills texts, points and buttons' states.
- * The model is one of the build's presets (GPTConfig's switches), chosen in the Model select or by the address's
- * ?preset=NAME: its rows are shown, its functions sent, its curve drawn.
+ * The model is one of the build's presets (GPTConfig's switches), chosen in the Configuration select or by the
+ * address's ?preset=NAME: its rows are shown, its functions sent, its curve drawn.
  * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, generated, timeline,
  * preset};
  * generated: {text, calls, cached, problem} of the last Generate; timeline:

@@ -81,7 +81,7 @@ def _preset_select(presets):
     """The configuration's control, before Train: one option per preset, its label the option's text."""
     options = "".join(f'<option value="{escape(name)}"{" selected" if i == 0 else ""}>{escape(preset["label"])}'
                       '</option>' for i, (name, preset) in enumerate(presets.items()))
-    return f'<label>Model <select class="lw-capstone__preset" disabled>{options}</select></label>'
+    return f'<label>Configuration <select class="lw-capstone__preset" disabled>{options}</select></label>'
 
 
 def _select(name, label, values, default):
