@@ -1,9 +1,10 @@
 """Your GPT: the learner's own layers assembled into the engine's model, checked against it, and trained.
 
-``layers`` maps each exercise's function to the engine function it replaces and where the model finds it, ``swap``
-binds them for the length of a ``with``, ``check`` compares the assembly with the engine on one batch, ``learner``
-makes the functions from passed code and isolates them, ``session`` is what the browser's practice worker calls,
-and ``reference`` computes the engine's own curves for the page at build time.
+``layers`` maps each exercise's function to the engine function it replaces and where the model finds it
+(``homes``; ``compositions`` converts the composite ones' arguments, ``rotary`` fits RoPE's, ``switches`` says which
+ones a configuration calls), ``swap`` binds them for the length of a ``with``, ``check`` compares the assembly with
+the engine on one batch, ``learner`` makes the functions from passed code and isolates them, ``session`` is what the
+browser's practice worker calls, and ``reference`` computes the engine's own curves for the page at build time.
 """
 from ..config import GPTConfig
 from ..train import TrainSettings
