@@ -30,7 +30,9 @@ class Layer(NamedTuple):
     ``names``: what the exercises call the pair when they give it to a learner's composition (``GIVEN``), and
     ``engine_arguments(context, *learner_args)`` the engine call's arguments from the learner's, for the views
     ``swap.views`` makes under those names. ``needs``: the features of the configuration (``switches``) under
-    which the model calls the pair (none: always)."""
+    which the exercises' functions run in the model (none: always); ``engine_needs`` those under which the model
+    calls the engine's pair (None: the same), fewer for a composition written for GPT-2's model: the engine's block
+    runs in every configuration, the exercise's only in GPT-2's."""
     name: str
     forward: Callable
     backward: Callable | None
@@ -44,12 +46,14 @@ class Layer(NamedTuple):
     names: tuple = ()
     engine_arguments: Callable = lambda context, *args: args
     needs: frozenset = frozenset()
+    engine_needs: frozenset | None = None
 
 
 # In call order of one training step's forward; the backward runs them in reverse.
 LAYERS = (
     Layer("the whole model", model.forward, model.backward, None, "model-backward",
-          (Names(model, "forward", "backward"),), arguments=model_arguments, results=model_results, needs=GPT2),
+          (Names(model, "forward", "backward"),), arguments=model_arguments, results=model_results, needs=GPT2,
+          engine_needs=frozenset()),
     Layer("token and position embedding", embedding.token_position_forward, embedding.token_position_backward,
           "token-position", None, (Names(model, "token_position_forward", "token_position_backward"),),
           needs=frozenset({"positions=learned"})),
@@ -59,7 +63,7 @@ LAYERS = (
     Layer("pre-LN block", model.block_forward, model.block_backward, "block-forward", "block-backward",
           (Names(model, "block_forward", "block_backward"),), arguments=block_arguments, results=block_results,
           learner_results=block_learner_results, names=("block_forward", "block_backward"),
-          engine_arguments=block_engine_arguments, needs=GPT2),
+          engine_arguments=block_engine_arguments, needs=GPT2, engine_needs=frozenset()),
     Layer("LayerNorm", norms.layernorm_forward, norms.layernorm_backward, "layernorm-forward", "layernorm-backward",
           (Names(model, "layernorm_forward", "layernorm_backward"),),
           names=("layernorm_forward", "layernorm_backward"), needs=frozenset({"norm=layernorm"})),
@@ -69,7 +73,7 @@ LAYERS = (
           "attention-backward", (Names(model, "attention_forward", "attention_backward"),),
           arguments=attention_arguments, results=attention_results, learner_results=attention_learner_results,
           names=("attention_forward", "attention_backward"), engine_arguments=attention_engine_arguments,
-          needs=LEARNED_MULTI_HEAD),
+          needs=LEARNED_MULTI_HEAD, engine_needs=frozenset()),
     Layer("linear", linear.linear_forward, linear.linear_backward, "linear-forward", "linear-backward",
           (Names(model, "linear_forward", "linear_backward"), Names(attention, "linear_forward", "linear_backward"))),
     Layer("scaled dot-product attention", attention.scaled_dot_product_forward,
@@ -94,13 +98,14 @@ LAYERS = (
 
 class Plain(NamedTuple):
     """A function without a backward that an exercise replaces: ``call(learner, engine, *engine_args)``; ``homes``:
-    where the model looks it up; ``needs`` as a Layer's."""
+    where the model looks it up; ``needs`` and ``engine_needs`` as a Layer's."""
     name: str
     engine: Callable
     exercise: str
     homes: tuple
     call: Callable = lambda learner, engine, *args: learner(*args)
     needs: frozenset = frozenset()
+    engine_needs: frozenset | None = None
 
 
 def _gpt2_only(learner, engine, scheme, shape, rng, num_layers, residual=False):
@@ -140,7 +145,8 @@ PLAIN = (
     Plain("sampling the next character", generate.sample_next, "sample-next", (Names(generate, "sample_next"),),
           call=_draw_only),
     Plain("attention of one new position over the KV cache", kv_cache.attention_step_forward, "kv-decode-step",
-          (Names(kv_cache, "attention_step_forward"),), call=_step_with_cache, needs=LEARNED_MULTI_HEAD),
+          (Names(kv_cache, "attention_step_forward"),), call=_step_with_cache, needs=LEARNED_MULTI_HEAD,
+          engine_needs=frozenset()),
     Plain("rotary positions", rope.rope_forward, "rope-forward", (Names(attention, "rope_forward"),), call=rotate,
           needs=ROPE),
     # no exercise writes the backward: the learner's forward turns the other way (see engine.capstone.rotary)

@@ -388,10 +388,17 @@ def test_the_check_json_names_your_optimiser_after_the_model_agrees():
 def test_every_function_of_the_registry_has_its_place_in_the_models_structure():
     from engine.capstone import structure
     assert structure.unplaced() == []
-    rows = [row for _, _, part in structure.parts() for row in part]
-    expected = [layer.exercise_forward for layer in layers.LAYERS] + [
-        layer.exercise_backward for layer in layers.LAYERS if layer.backward] + [p.exercise for p in layers.PLAIN]
+    rows = [row for _, _, part in structure.parts(MODEL) for row in part]  # GPT-2's model: all but the switches'
+    switches = {"RMSNorm", "SwiGLU feed-forward", "rotary positions", "rotary positions, backward",
+                "key/value heads shared by query heads"}
+    gpt2 = [entry for entry in (*layers.LAYERS, *layers.PLAIN) if entry.name not in switches]
+    expected = [getattr(e, "exercise_forward", getattr(e, "exercise", None)) for e in gpt2] + [
+        e.exercise_backward for e in gpt2 if getattr(e, "backward", None)]
     assert sorted(map(str, (row.exercise for row in rows))) == sorted(map(str, expected))  # each once, none lost
+    # every configuration's: the compositions written for GPT-2's model twice, as the exercise's and the engine's
+    union = [(row.role, row.exercise) for _, _, part in structure.parts() for row in part]
+    assert ("pre-LN block, forward", "block-forward") in union and ("pre-LN block, forward", None) in union
+    assert ("LayerNorm, forward", None) not in union  # no configuration calls the engine's LayerNorm without yours
     placed = {row.exercise: key for key, _, part in structure.parts() for row in part}
     assert (placed["softmax-forward"], placed["layernorm-backward"], placed["adamw-step"], placed["sample-next"],
             placed["mlp-forward"]) == ("attention", "backward", "optimiser", "sampler", "mlp")

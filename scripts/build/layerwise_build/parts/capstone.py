@@ -84,12 +84,12 @@ def _link(exercise):
 
 
 def _called_by(capstone, structure):
-    """{row role: [preset, ...]}: the presets whose model calls each row's function (in PRESETS' order)."""
+    """{row: [preset, ...]}: the presets whose model calls each row's function, as that row (in PRESETS' order)."""
     found = {}
     for preset in capstone.PRESETS:
         for _, _, rows in structure.parts(capstone.config(preset)):
             for item in rows:
-                found.setdefault(item.role, []).append(preset)
+                found.setdefault(item, []).append(preset)
     return found
 
 
@@ -99,10 +99,10 @@ def _functions():
 
     def row(item):
         if item.exercise is None:
-            return item.engine_function, item.role, None, None, None, called_by[item.role]
+            return item.engine_function, item.role, None, None, None, called_by[item]
         exercise = exercises.get(item.exercise)
         return (exercise.FUNCTION, item.role, item.exercise, f"{_link(exercise)}#exercise-{item.exercise}",
-                f"exercise: {exercise.TITLE}", called_by[item.role])
+                f"exercise: {exercise.TITLE}", called_by[item])
 
     parts = [(heading, [row(item) for item in rows]) for _, heading, rows in structure.parts()]
 
