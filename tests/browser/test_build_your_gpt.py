@@ -176,6 +176,8 @@ def test_the_modern_configuration_trains_your_rope_on_the_engines_curve(live, wa
     assert wait_state(page, ["done"]) == "done"
     generated = page.evaluate("Layerwise.capstone.generated")
     assert generated["problem"] is None and generated["calls"]["rope-forward"] > 0, generated
+    assert status(page).endswith("without the KV cache (the decode step's exercise is written for GPT-2's "
+                                 "attention).")
 
 
 @pytest.mark.live

@@ -333,7 +333,8 @@ class Capstone {
         output.scrollTop = output.scrollHeight;
       });
       Object.assign(this.generated, result);
-      this.say(result.problem ? `Generation stopped: ${result.problem}.` : generatedText(this.generated));
+      const decodeStep = this.rows.some((row) => row.dataset.exercise === "kv-decode-step" && this.called(row));
+      this.say(result.problem ? `Generation stopped: ${result.problem}.` : generatedText(this.generated, decodeStep));
     } catch (error) {
       this.generated.problem = error.message;
       this.say(`Generation stopped: ${error.message}. Its Python was shut down; train again to generate.`);
@@ -404,10 +405,14 @@ function checkText(result, count) {
     `in ${culprit.where}, given ${culprit.shapes}: ${culprit.problem}.`;
 }
 
-function generatedText({ text, calls, cached }) {
+/* decodeStep: whether the configuration's model calls the decode step's exercise (it is written for GPT-2's
+ * attention). */
+function generatedText({ text, calls, cached }, decodeStep) {
   const draws = calls["sample-next"] ? `your sample_next (${calls["sample-next"]} draws)` : "the engine's sampler";
+  const without = decodeStep ? "pass the decode step's exercise to use yours"
+    : "the decode step's exercise is written for GPT-2's attention";
   const cache = cached ? `, and the KV cache with your attention_step (${calls["kv-decode-step"] || 0} calls)`
-    : ", without the KV cache (pass the decode step's exercise to use yours)";
+    : `, without the KV cache (${without})`;
   return `Generated ${text.length} characters with ${draws}${cache}.`;
 }
 
