@@ -13,6 +13,7 @@ from .. import generate, kv_cache, optim, train
 from ..model import forward, init_params, loss_and_grads
 from . import SAMPLE, TOLERANCE
 from .check import _difference
+from .layers import called
 from .swap import LearnerFailure, describe, swapped
 
 TOP_P = 0.9  # the sampler is checked with top-p on too, so all three of its settings are exercised
@@ -75,6 +76,7 @@ def _decode_step(functions, params, config, ids):
 def check_loop(functions, config, batch):
     """The first of the optimiser, sampler and decode step (those of ``functions``) that differs from the engine's,
     as a culprit dict, or None. A learner function that raises is a culprit with ``error``."""
+    functions = called(functions, config)
     try:
         if "adamw-step" in functions:
             culprit = _optimiser(functions, config, batch)

@@ -11,10 +11,11 @@ import time
 
 import numpy as np
 
-from . import BATCH_SIZE, CONFIG, SAMPLE, SAMPLE_EVERY, settings
+from . import BATCH_SIZE, SAMPLE, SAMPLE_EVERY, config, settings
 from .check import check, fixed_batch
 from .check_loop import check_loop
-from .learner import NotPassing, TookTooLong, define_all, isolated
+from .layers import called
+from .learner import TookTooLong, define_all, isolated
 from .swap import LearnerFailure, swapped
 from ..checkpoint import save_checkpoint
 from ..data import build_vocab, encode, load_corpus, split_ids
@@ -46,36 +47,44 @@ def _failure(failure, step=None):
             f"check to see which one's output is off)")
 
 
-def check_json(sources_json):
-    """The assembly check of the functions in {exercise id: source}, as JSON."""
+def _model_and_functions(request):
+    """The model of the request's ``preset`` and the learner's functions it calls, from their passed sources (a
+    source the model does not call is not graded: it plays no part)."""
+    model = config(request.get("preset", "gpt2"))
+    return model, define_all(called(request["sources"], model))
+
+
+def check_json(request_json):
+    """The assembly check of {sources: {exercise id: source}, preset} on the preset's model, as JSON."""
     try:
-        functions = define_all(json.loads(sources_json))
-    except NotPassing as error:
+        model, functions = _model_and_functions(json.loads(request_json))
+    except LayerwiseError as error:  # NotPassing, or a preset the page does not offer
         return json.dumps({"ok": False, "problem": str(error)})
     vocab = build_vocab(_corpus())
-    config = CONFIG.with_overrides(vocab_size=len(vocab))
+    model = model.with_overrides(vocab_size=len(vocab))
     train_ids, _ = split_ids(encode(_corpus(), vocab))
-    batch = fixed_batch(train_ids, BATCH_SIZE, config.seq_len)
+    batch = fixed_batch(train_ids, BATCH_SIZE, model.seq_len)
     with isolated(LOOP_LIMIT_S):
-        result = check(functions, config, batch)
+        result = check(functions, model, batch)
         if result["ok"]:  # the model agrees: now what the loop and generation call with its arrays
-            culprit = check_loop(functions, config, batch)
+            culprit = check_loop(functions, model, batch)
             result.update(ok=culprit is None, culprit=culprit)
     return json.dumps(result, allow_nan=False, default=float)
 
 
 def start_json(request_json):
-    """A new run: {sources, steps, lr, seed}; answers {ok, steps} or {ok: false, problem}."""
+    """A new run: {sources, steps, lr, seed, preset} (preset: a key of PRESETS, "gpt2" when absent); answers {ok,
+    steps} or {ok: false, problem}."""
     request = json.loads(request_json)
     _current.clear()
     try:
-        functions = define_all(request["sources"])
-        run_settings = settings(request["steps"], request["lr"], request["seed"])
+        model, functions = _model_and_functions(request)
+        run_settings = settings(request["steps"], request["lr"], request["seed"], request.get("preset", "gpt2"))
         with isolated(LOOP_LIMIT_S), swapped(functions):  # initialisation may be the learner's gpt2_init
-            run = TrainRun(CONFIG, _corpus(), run_settings)
+            run = TrainRun(model, _corpus(), run_settings)
     except LearnerFailure as failure:
         return json.dumps({"ok": False, "problem": _failure(failure, 0)})
-    except NotPassing as error:
+    except LayerwiseError as error:  # NotPassing, a setting or a preset the page does not offer
         return json.dumps({"ok": False, "problem": str(error)})
     _current.update(run=run, functions=functions)
     return json.dumps({"ok": True, "steps": run.settings.steps})

@@ -9,6 +9,7 @@ backward is listed under "backward", after the forward passes. ``unplaced()`` na
 from typing import NamedTuple
 
 from .layers import LAYERS, PLAIN
+from .switches import calls
 
 # (key, heading), in the order the model runs them
 PARTS = (("embedding", "Embedding"), ("attention", "Blocks: attention"), ("mlp", "Blocks: MLP"),
@@ -17,8 +18,10 @@ PARTS = (("embedding", "Embedding"), ("attention", "Blocks: attention"), ("mlp",
          ("sampler", "Sampler"))
 BY_MODULE = {"embedding": "embedding", "attention": "attention", "softmax": "attention", "linear": "attention",
              "activations": "mlp", "norms": "norms", "residual": "residual", "model": "residual", "loss": "head",
-             "init": "initialisation", "optim": "optimiser", "generate": "sampler", "kv_cache": "sampler"}
-BY_NAME = {"feed-forward sublayer": "mlp", "learning-rate schedule": "optimiser"}
+             "init": "initialisation", "optim": "optimiser", "generate": "sampler", "kv_cache": "sampler",
+             "rope": "attention", "swiglu": "mlp"}
+BY_NAME = {"feed-forward sublayer": "mlp", "learning-rate schedule": "optimiser",
+           "rotary positions, backward": "backward"}
 # What stays the engine's whoever writes the functions above: the page lists it under the table.
 ENGINE_ONLY = (
     "data loading: the vocabulary, encoding the text and the random windows of every batch (engine.data)",
@@ -44,16 +47,35 @@ def unplaced():
     return [name for name, function in entries if part_of(name, function) is None]
 
 
-def parts():
-    """``[(key, heading, [Row, ...])]`` for every part in ``PARTS`` (a part may have no rows)."""
+def _exercises(exercise, entry, configs):
+    """What the row of ``entry``'s function ``exercise`` shows under each of ``configs``, each once: the exercise
+    where its function runs, None (the engine's, no exercise) where only the engine's does; nothing where neither."""
+    found = []
+    for config in configs:
+        engine_needs = entry.needs if entry.engine_needs is None else entry.engine_needs
+        shown = exercise if calls(entry.needs, config) else None if calls(engine_needs, config) else False
+        if shown is not False and shown not in found:
+            found.append(shown)
+    return found
+
+
+def parts(config=None):
+    """``[(key, heading, [Row, ...])]`` for every part in ``PARTS`` (a part may have no rows): the functions the model
+    ``config`` calls, or those of every configuration the page offers (a composition written for GPT-2's model then
+    has two rows: the exercise's, and the engine's that the other configurations call)."""
+    from . import PRESETS, config as preset_config
+    configs = [config] if config is not None else [preset_config(name) for name in PRESETS]
     found = {key: [] for key, _ in PARTS}
     found[None] = []  # unplaced entries are listed last, under the residual part's heading (see unplaced())
     for layer in LAYERS:
-        found[part_of(layer.name, layer.forward)].append(Row(layer.forward.__name__, f"{layer.name}, forward",
-                                                             layer.exercise_forward))
+        for exercise in _exercises(layer.exercise_forward, layer, configs):
+            found[part_of(layer.name, layer.forward)].append(Row(layer.forward.__name__, f"{layer.name}, forward",
+                                                                 exercise))
         if layer.backward is not None:
-            found["backward"].append(Row(layer.backward.__name__, f"{layer.name}, backward", layer.exercise_backward))
+            for exercise in _exercises(layer.exercise_backward, layer, configs):
+                found["backward"].append(Row(layer.backward.__name__, f"{layer.name}, backward", exercise))
     for plain in PLAIN:
-        found[part_of(plain.name, plain.engine)].append(Row(plain.engine.__name__, plain.name, plain.exercise))
+        for exercise in _exercises(plain.exercise, plain, configs):
+            found[part_of(plain.name, plain.engine)].append(Row(plain.engine.__name__, plain.name, exercise))
     found["residual"] += found.pop(None)
     return [(key, heading, found[key]) for key, heading in PARTS]

@@ -220,7 +220,9 @@ def swapped(functions, recorder=None):
         for home in layer.homes:
             bindings.extend(home.values(forward, backward))
     for plain in PLAIN:
-        bindings.extend(plain.home.values(_plain_adapter(plain, context), None))
+        adapter = _plain_adapter(plain, context)
+        for home in plain.homes:
+            bindings.extend(home.values(adapter, None))
     saved = [(module, name, getattr(module, name)) for module, name, _ in bindings]
     try:
         for module, name, value in bindings:

@@ -16,7 +16,7 @@ from test_practice import edit_widget_cell
 
 from engine import exercises
 from engine.__main__ import main
-from engine.capstone import CONFIG, DEFAULTS, layers, structure
+from engine.capstone import CONFIG, DEFAULTS, PRESET_LABELS, PRESETS, config, layers, structure
 from engine.capstone.reference import key
 from engine.checkpoint import load_checkpoint
 from engine.examples import run
@@ -48,10 +48,11 @@ def counting(exercise_id, after, action):
     return "calls = [0]\n\n\n" + module.SOLUTION[:signature_end] + body + module.SOLUTION[signature_end:]
 
 
-def page_reference(page, steps):
-    """The engine's curve the page carries for ``steps`` (computed by the CPython engine at build time)."""
+def page_reference(page, steps, preset="gpt2"):
+    """The engine's curve the page carries for ``steps`` and ``preset`` (computed by the CPython engine at build
+    time)."""
     data = json.loads(page.locator(".lw-capstone").get_attribute("data-capstone"))
-    return data["reference"][key(steps, DEFAULTS["lr"], DEFAULTS["seed"])]["train"]
+    return data["reference"][key(steps, DEFAULTS["lr"], DEFAULTS["seed"], preset)]["train"]
 
 
 def click(page, name):
@@ -77,8 +78,9 @@ def test_without_javascript_the_list_the_engine_curve_and_a_sample_are_there(bro
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(site.url + PAGE)
-    rows = page.locator(".lw-capstone__function")
-    assert rows.count() == len(layers.exercise_ids())
+    rows = page.locator(".lw-capstone__function:not([hidden])")  # GPT-2's model: the others' rows are hidden
+    assert rows.count() == len(layers.exercise_ids(CONFIG))
+    assert page.get_by_label("Configuration").locator("option:checked").text_content() == PRESET_LABELS["gpt2"]
     headings = page.locator(".lw-capstone__part th").all_text_contents()
     assert headings == [heading for _, heading in structure.PARTS]
     assert page.locator(".lw-capstone__count").text_content().startswith("0 of ")
@@ -111,6 +113,71 @@ def test_back_after_instant_navigation_to_a_page_without_practice_the_page_is_se
                            timeout=10_000)
     assert not page.locator(".lw-capstone__train").is_disabled() and not page.locator(".lw-capstone__check").is_disabled()
     assert "need JavaScript" not in status(page)
+
+
+def test_the_model_select_and_the_address_choose_the_configuration_an_unknown_one_named(watched, site):
+    page = watched.page
+    page.goto(site.url + PAGE + "?preset=llama")
+    page.wait_for_function("window.Layerwise && window.Layerwise.capstone")
+    assert status(page) == ('The address asks for the configuration "llama" (?preset=llama), which this page does '
+                            f'not offer (it offers {", ".join(PRESETS)}): showing {PRESET_LABELS["gpt2"]}.')
+    assert page.evaluate("Layerwise.capstone.preset") == "gpt2"
+    open_capstone(page, site)
+    page.get_by_label("Configuration").select_option("modern")  # the select's visible label names it
+    shown = page.locator(".lw-capstone__function:not([hidden])").evaluate_all(
+        "rows => rows.map(row => row.dataset.exercise)")
+    # every exercise the modern model calls, the RoPE one twice (its backward is made from your forward)
+    assert sorted(shown) == sorted(layers.exercise_ids(config("modern")) + ["rope-forward"])
+    total = page.locator(".lw-capstone__count").get_attribute("data-total")
+    assert page.locator(".lw-capstone__count strong").text_content() == f"0 of {total}"
+    engine_only = page.locator(".lw-capstone__engine-only:not([hidden])").evaluate_all(
+        "rows => rows.map(row => row.dataset.function)")
+    # the engine's where no exercise writes it (SwiGLU's backward after your forward), or where the exercise is
+    # written for GPT-2's model (a whole block, multi-head attention, the model's own forward and backward)
+    assert sorted(engine_only) == sorted(["swiglu_backward", "block_forward", "block_backward", "attention_forward",
+                                          "attention_backward", "forward", "backward", "attention_step_forward"])
+    assert int(total) == len(shown) + len(engine_only) and page.locator(".lw-capstone__expect-model").text_content() == PRESET_LABELS[
+        "modern"]
+    assert page.evaluate("Layerwise.capstone.reference") == page_reference(page, DEFAULTS["steps"], "modern")
+    others = page.locator('.lw-capstone__others:not([hidden])')
+    assert others.get_attribute("data-preset") == "modern" and "the model uses RMSNorm" in others.text_content()
+    # settings without the engine's curve for this configuration cannot be picked
+    assert page.locator('.lw-capstone__lr option[value="0.01"]').is_disabled()
+    page.goto(site.url + PAGE + "?preset=modern")
+    page.wait_for_function("window.Layerwise && window.Layerwise.capstone")
+    assert page.evaluate("Layerwise.capstone.preset") == "modern"
+
+
+@pytest.mark.live
+def test_the_modern_configuration_trains_your_rope_on_the_engines_curve(live, watched):
+    page = watched.page
+    exercise = open_exercise(page, live, "rope-forward")
+    type_code(page, exercise, exercises.get("rope-forward").SOLUTION)
+    assert run_and_wait(page, exercise) == "Passed. Well done."
+    page.goto(live.url + PAGE + "?preset=modern")
+    page.wait_for_function("window.Layerwise && window.Layerwise.capstone")
+    sources = page.evaluate("Layerwise.capstone.sources")
+    assert {name for name, source in sources.items() if source == "yours"} == {"rope_forward"}
+    assert "layernorm_forward" not in sources and sources["rmsnorm_forward"] == "engine"
+
+    click(page, "check")
+    assert wait_state(page, ["idle"]) == "idle"
+    assert status(page).startswith("Your 1 function and the engine's agree inside the model"), status(page)
+    page.select_option(".lw-capstone__steps", "100")
+    click(page, "train")
+    assert wait_state(page, ["done", "failed"], timeout_s=SETUP_S + 240) == "done", status(page)
+    hook = page.evaluate("({losses: Layerwise.capstone.losses, reference: Layerwise.capstone.reference})")
+    expected = page_reference(page, 100, "modern")
+    assert hook["reference"] == expected and len(hook["losses"]) == len(expected) == 100
+    # Pyodide's NumPy sums in another order than CPython's: the curves agree to round-off, not bit for bit
+    assert max(abs(a - b) for a, b in zip(hook["losses"], expected)) < 1e-6
+
+    click(page, "generate")  # the modern model just trained, with your rotation inside
+    assert wait_state(page, ["done"]) == "done"
+    generated = page.evaluate("Layerwise.capstone.generated")
+    assert generated["problem"] is None and generated["calls"]["rope-forward"] > 0, generated
+    assert status(page).endswith("without the KV cache (the decode step's exercise is written for GPT-2's "
+                                 "attention).")
 
 
 @pytest.mark.live

@@ -7,14 +7,14 @@ import tempfile
 import numpy as np
 import pytest
 
-from engine import exercises, model, norms
-from engine.capstone import CONFIG, layers, session, settings
+from engine import exercises, model, norms, rope
+from engine.capstone import CONFIG, PRESETS, config, layers, rotary, session, settings, structure
 from engine.capstone.check import check, checked_params, fixed_batch
 from engine.capstone.learner import NotPassing, define, define_all, given
 from engine.capstone.swap import swapped, views
 from engine.checkpoint import load_checkpoint
 from engine.data import build_vocab, encode, load_corpus, split_ids
-from engine.errors import ConfigError
+from engine.errors import ConfigError, LayerwiseError
 from engine.generate import generate_text
 from engine.train import TrainRun, train, train_step
 
@@ -152,7 +152,8 @@ def test_a_raise_mid_training_stops_the_run_naming_function_and_step():
 def test_code_that_no_longer_passes_is_refused_with_its_reason():
     with pytest.raises(NotPassing, match="your layernorm_forward does not pass its exercise now"):
         define("layernorm-forward", mistake("layernorm-forward", "unbiased variance"))
-    answer = json.loads(session.check_json(json.dumps({"softmax-forward": "def softmax(x):\n    return x\n"})))
+    answer = json.loads(session.check_json(json.dumps({"sources": {"softmax-forward": "def softmax(x):\n    return "
+                                                                                  "x\n"}})))
     assert answer["ok"] is False and answer["problem"].startswith("your softmax does not pass its exercise now")
 
 
@@ -176,17 +177,36 @@ def composed(exercise_id, source):
     return namespace[exercises.get(exercise_id).FUNCTION]
 
 
-def test_every_solution_swapped_in_reproduces_engine_train_bit_for_bit():
+# GPTConfig's switches: each alone, and all at once with one key/value head for the four query heads
+SWITCHES = ({}, {"norm": "rmsnorm"}, {"positions": "rope"}, {"ffn": "swiglu"}, {"kv_heads": 2}, {"kv_heads": 1},
+            {"norm": "rmsnorm", "positions": "rope", "ffn": "swiglu", "kv_heads": 1})
+# Solutions whose order of operations differs from the engine's, so that a loss moves in its last bits: RMSNorm's
+# divides gamma * x by the root where the engine multiplies x by the reciprocal root, SwiGLU's silu is
+# g / (1 + exp(-g)) where the engine's sigmoid is exp(-logaddexp(0, -g)) (no overflow). Both are what the exercise
+# asks a learner to write; the runs agree to round-off, compared to 1e-12 relative.
+ROUND_OFF = {"norm": "rmsnorm", "ffn": "swiglu"}
+SWITCHED = {"rmsnorm-forward", "rmsnorm-backward", "rope-forward", "swiglu-forward", "gqa-forward"}
+
+
+@pytest.mark.parametrize("switches", SWITCHES, ids=lambda switches: "-".join(map(str, switches.values())) or "gpt2")
+def test_every_solution_swapped_in_reproduces_engine_train_bit_for_bit(switches):
     # the solutions follow the engine's order of operations (x * x * x, a reciprocal multiplied, rows flattened for
     # a linear layer's products, the gradients' dict order), so not one bit of a loss moves in 100 steps
+    config = CONFIG.with_overrides(**switches)
     run_settings = settings(100, 3e-3, 1)
-    expected = train(CONFIG, TEXT, run_settings, out=io.StringIO()).history
-    run = TrainRun(CONFIG, TEXT, run_settings)
-    with swapped(define_all(SOLUTIONS)) as context:
+    expected = train(config, TEXT, run_settings, out=io.StringIO()).history
+    run = TrainRun(config, TEXT, run_settings)
+    with swapped(define_all(layers.called(SOLUTIONS, config))) as context:
         context.name_params(run.params)
         while not run.done:
             train_step(run)
-    assert run.history == expected
+    switched = SWITCHED & set(layers.exercise_ids(config))  # the switches' own functions this model calls
+    assert switched <= set(context.counts) and bool(switched) == bool(switches)  # yours ran
+    if set(switches.items()) & set(ROUND_OFF.items()):
+        np.testing.assert_allclose(run.history["train_loss"], expected["train_loss"], rtol=1e-12, atol=0)
+        np.testing.assert_allclose(run.history["val_loss"], expected["val_loss"], rtol=1e-12, atol=0)
+    else:
+        assert run.history == expected
 
 
 @pytest.mark.parametrize("exercise_id,name", [(i, m.name) for i in COMPOSITIONS for m in exercises.get(i).MISTAKES])
@@ -252,7 +272,7 @@ def test_the_check_runs_on_gains_and_biases_that_differ():
 
 def test_the_worker_checks_a_passed_composition_as_the_page_sends_it():
     sources = {i: SOLUTIONS[i] for i in ("block-forward", "block-backward", "model-backward", "layernorm-backward")}
-    answer = json.loads(session.check_json(json.dumps(sources)))
+    answer = json.loads(session.check_json(json.dumps({"sources": sources})))
     assert answer["ok"] is True and answer["culprit"] is None
 
 
@@ -357,7 +377,7 @@ def test_the_loop_functions_solutions_agree_and_each_known_mistake_is_named():
 
 def test_the_check_json_names_your_optimiser_after_the_model_agrees():
     source = mistake("adamw-step", "no bias correction")
-    answer = json.loads(session.check_json(json.dumps({"adamw-step": source})))
+    answer = json.loads(session.check_json(json.dumps({"sources": {"adamw-step": source}})))
     assert answer["ok"] is False and answer["problem"].startswith("your adamw_step does not pass")  # graded first
     functions = {"adamw-step": learner_function("adamw-step", source)}
     result = check(functions, MODEL, BATCH)
@@ -368,10 +388,109 @@ def test_the_check_json_names_your_optimiser_after_the_model_agrees():
 def test_every_function_of_the_registry_has_its_place_in_the_models_structure():
     from engine.capstone import structure
     assert structure.unplaced() == []
-    rows = [row for _, _, part in structure.parts() for row in part]
-    expected = [layer.exercise_forward for layer in layers.LAYERS] + [
-        layer.exercise_backward for layer in layers.LAYERS if layer.backward] + [p.exercise for p in layers.PLAIN]
+    rows = [row for _, _, part in structure.parts(MODEL) for row in part]  # GPT-2's model: all but the switches'
+    switches = {"RMSNorm", "SwiGLU feed-forward", "rotary positions", "rotary positions, backward",
+                "key/value heads shared by query heads"}
+    gpt2 = [entry for entry in (*layers.LAYERS, *layers.PLAIN) if entry.name not in switches]
+    expected = [getattr(e, "exercise_forward", getattr(e, "exercise", None)) for e in gpt2] + [
+        e.exercise_backward for e in gpt2 if getattr(e, "backward", None)]
     assert sorted(map(str, (row.exercise for row in rows))) == sorted(map(str, expected))  # each once, none lost
+    # every configuration's: the compositions written for GPT-2's model twice, as the exercise's and the engine's
+    union = [(row.role, row.exercise) for _, _, part in structure.parts() for row in part]
+    assert ("pre-LN block, forward", "block-forward") in union and ("pre-LN block, forward", None) in union
+    assert ("LayerNorm, forward", None) not in union  # no configuration calls the engine's LayerNorm without yours
     placed = {row.exercise: key for key, _, part in structure.parts() for row in part}
     assert (placed["softmax-forward"], placed["layernorm-backward"], placed["adamw-step"], placed["sample-next"],
             placed["mlp-forward"]) == ("attention", "backward", "optimiser", "sampler", "mlp")
+
+
+MODERN = config("modern").with_overrides(vocab_size=len(VOCAB))
+
+
+def test_the_rope_backward_made_from_your_forward_turns_back():
+    # a pair (3, 4) at positions 0 and 1 of a head of size 2 (one pair, 1 radian a position): by hand, the backward
+    # turns it by -1 radian
+    yours = define("rope-forward", SOLUTIONS["rope-forward"])
+    dy = np.array([[3.0, 4.0], [3.0, 4.0]])
+    turned = [[3.0, 4.0], [3 * np.cos(1) + 4 * np.sin(1), -3 * np.sin(1) + 4 * np.cos(1)]]
+    np.testing.assert_allclose(rotary.rotate_back(yours, None, dy, rope.rope_tables(np.arange(2), 2)), turned,
+                               rtol=1e-15)
+    # the engine's pairing (2i, 2i + 1) and its rope_backward, bit for bit, at positions 0..T-1 and later ones (a
+    # decode step's)
+    rng = np.random.default_rng(0)
+    for positions in (np.arange(16), np.array([7]), np.array([3, 4, 5])):
+        tables = rope.rope_tables(positions, 8)
+        x = rng.normal(size=(2, 4, len(positions), 8))
+        assert np.array_equal(rotary.rotate(yours, None, x, tables), rope.rope_forward(x, tables))
+        assert np.array_equal(rotary.rotate_back(yours, None, x, tables), rope.rope_backward(x, tables))
+    with pytest.raises(LayerwiseError, match="rope_forward: the model's rotary tables are not those of base 10000"):
+        rotary.rotate(yours, None, x, rope.rope_tables(positions, 8, base=500.0))
+
+
+# Where a wrong function of the modern model is met first: forwards in block 0, RMSNorm's backward at the final norm
+MODERN_FIRST_MET = {"rope-forward": "block 0", "swiglu-forward": "block 0", "rmsnorm-forward": "block 0",
+                    "gqa-forward": "block 0", "rmsnorm-backward": "outside the blocks"}
+
+
+@pytest.mark.parametrize("exercise_id,name", [(i, m.name) for i in MODERN_FIRST_MET
+                                              for m in exercises.get(i).MISTAKES])
+def test_every_known_mistake_of_the_modern_switches_is_named_with_its_block(exercise_id, name):
+    # among them RoPE's positions counted from 1 and its channels paired as halves, SwiGLU's gate and value swapped
+    result = check({exercise_id: learner_function(exercise_id, mistake(exercise_id, name))}, MODERN, BATCH)
+    culprit = result["culprit"]
+    assert not result["ok"]
+    assert culprit["function"] == exercises.get(exercise_id).FUNCTION
+    assert culprit["where"].startswith(MODERN_FIRST_MET[exercise_id])
+    # turned from position 1, every query and key moves by the same angle and the scores see only offsets: the
+    # model's numbers are the engine's, and the check says so while naming the call that is not
+    unseen = culprit["problem"].endswith("still agree with the engine's, which cannot see it")
+    assert unseen == (name == "positions counted from 1"), culprit["problem"]
+
+
+def test_the_modern_solutions_pass_the_check_and_the_others_are_left_out():
+    functions = define_all(SOLUTIONS)  # GPT-2's compositions too: the modern model does not call them
+    result = check(functions, MODERN, BATCH)
+    assert result["ok"], result
+    answer = json.loads(session.check_json(json.dumps({"sources": {
+        "rope-forward": SOLUTIONS["rope-forward"], "layernorm-forward": "not even Python"}, "preset": "modern"})))
+    assert answer["ok"] is True  # LayerNorm is not called by the modern model, so not graded either
+
+
+def test_a_preset_trains_in_chunks_as_engine_train_with_your_rope():
+    expected = train(MODERN, TEXT, settings(100, 3e-3, 0), out=io.StringIO()).history
+    request = {"sources": {"rope-forward": SOLUTIONS["rope-forward"]}, "steps": 100, "lr": 3e-3, "seed": 0,
+               "preset": "modern"}
+    assert json.loads(session.start_json(json.dumps(request)))["ok"]
+    losses = []
+    while not (chunk := json.loads(session.run_json(30, 60_000)))["done"]:
+        losses += chunk["losses"]
+    assert losses == expected["train_loss"]  # the rotation is computed in the engine's order: bit for bit
+    assert load_checkpoint_bytes(session.checkpoint_bytes())[1] == MODERN
+
+
+def test_an_unknown_preset_or_a_setting_it_does_not_offer_is_refused_by_name():
+    with pytest.raises(ConfigError, match="Build your GPT: unknown configuration 'llama'; the page offers gpt2, "
+                                          "modern,"):
+        config("llama")
+    answer = json.loads(session.start_json(json.dumps({"sources": {}, "steps": 100, "lr": 3e-3, "seed": 0,
+                                                       "preset": "llama"})))
+    assert answer["ok"] is False and "'llama'" in answer["problem"]
+    with pytest.raises(ConfigError, match="lr must be one of 0.003 with the modern configuration, got 0.01"):
+        settings(100, 1e-2, 0, "modern")
+
+
+def test_the_page_lists_the_functions_a_configuration_calls():
+    def listed(name):
+        return {row.exercise for _, _, rows in structure.parts(config(name)) for row in rows}
+
+    switched = SWITCHED
+    gpt2_only = {"layernorm-forward", "layernorm-backward", "gelu-forward", "mlp-forward", "token-position",
+                 "attention-forward", "block-forward", "model-backward", "kv-decode-step"}
+    assert switched <= listed("modern") and not gpt2_only & listed("modern")
+    assert gpt2_only <= listed("gpt2") and not switched & listed("gpt2")
+    assert listed("rope") & switched == {"rope-forward"} and listed("mqa") & switched == {"gqa-forward"}
+    rows = [row.role for _, _, part in structure.parts(config("rope")) for row in part if row.exercise == "rope-forward"]
+    assert rows == ["rotary positions", "rotary positions, backward"]  # the backward is yours too
+    assert layers.not_called(config("modern"))["layernorm-forward"] == "the model uses RMSNorm"
+    assert layers.not_called(config("gpt2"))["rope-forward"] == "the model uses learned positions"
+    assert set(PRESETS) >= {"gpt2", "modern", "rmsnorm", "rope", "swiglu"}

@@ -213,7 +213,9 @@ def test_an_exercise_the_model_uses_links_to_build_your_gpt():
 
 
 def test_the_model_uses_exactly_the_exercises_its_capstone_swaps_in():
-    from engine.capstone import layers
-    ids = set(layers.exercise_ids())
+    from engine.capstone import CONFIG, config, layers
+    ids = set(layers.exercise_ids(CONFIG))  # GPT-2's model
     assert {"layernorm-forward", "layernorm-backward", "causal-mask", "learning-rate"} <= ids
     assert "rmsnorm-forward" not in ids and "relu-backward" not in ids  # the model uses LayerNorm and GELU
+    # a configuration the page offers calls RMSNorm's, none ReLU's: the practice page says so of the first only
+    assert "rmsnorm-forward" in layers.exercise_ids(config("rmsnorm")) and "relu-backward" not in layers.exercise_ids()

@@ -16,9 +16,10 @@ function capstone(message, timeoutMs, read) {
   return ask({ type: "capstone", ...message }, timeoutMs, (answer) => read(answer.json));
 }
 
-/* The assembly check of {exercise id: source}: engine.capstone.check's dict, or {ok: false, problem}. */
-export function checkAssembly(sources) {
-  return capstone({ op: "check", json: JSON.stringify(sources) }, SETUP_LIMIT_MS, checkResult);
+/* The assembly check of {exercise id: source} on the preset's model: engine.capstone.check's dict, or {ok: false,
+ * problem}. */
+export function checkAssembly(sources, preset) {
+  return capstone({ op: "check", json: JSON.stringify({ sources, preset }) }, SETUP_LIMIT_MS, checkResult);
 }
 
 /* The current run's model as the bytes of a checkpoint file. */

@@ -1,7 +1,10 @@
 /* "Build your GPT" on its page: which of the model's functions are the learner's (passed exercises in this
  * browser's storage, minus those switched back to the engine's), the Check, and a training run drawn as it goes.
  * The build rendered every box at its final size; this only fills texts, points and buttons' states.
- * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, generated, timeline};
+ * The model is one of the build's presets (GPTConfig's switches), chosen in the Configuration select or by the
+ * address's ?preset=NAME: its rows are shown, its functions sent, its curve drawn.
+ * Test hook: Layerwise.capstone = {state, step, losses, reference, samples, sources, check, generated, timeline,
+ * preset};
  * generated: {text, calls, cached, problem} of the last Generate; timeline:
  * [performance.now(), step] when Train was pressed and at each chunk shown (for the benchmark).
  * The run outlives the page's content: the worker keeps its model, so coming back (instant navigation) shows it
@@ -33,6 +36,7 @@ class Capstone {
     this.part = (name) => el.querySelector(`.lw-capstone__${name}`);
     this.buttons = Object.fromEntries(BUTTONS.map((name) => [name, this.part(name)]));
     this.selects = ["steps", "lr", "seed"].map((name) => this.part(name));
+    this.presetSelect = this.part("preset");
     this.generateSettings = GENERATE_SETTINGS.map((name) => this.part(name));
     this.generated = { text: "", calls: {}, cached: false, problem: null };
     this.chart = new LossChart(this.part("chart"));
@@ -47,11 +51,13 @@ class Capstone {
     this.lastCheck = null;
     this.timeline = [];
     this.apart = 0;
+    const asked = this.askedPreset();
     this.showSources();
     for (const row of this.rows) {
       row.querySelector("input").addEventListener("change", (event) => this.switchSource(row, event.target.checked));
     }
     for (const select of this.selects) select.addEventListener("change", () => this.showReference());
+    this.presetSelect.addEventListener("change", () => this.showPreset());
     const on = (name, action) => this.buttons[name].addEventListener("click", action);
     on("check", () => this.check());
     on("train", () => this.train());
@@ -65,7 +71,7 @@ class Capstone {
         this.say(`Starting Python in this tab (a few seconds the first time): ${client.stage || "starting"}…`);
       }
     });
-    this.showReference();
+    this.showPreset();
     const previous = current;
     current = this;
     if (previous && previous.run) {
@@ -73,7 +79,42 @@ class Capstone {
       return;
     }
     this.setState("idle");
-    this.say("Ready. Check compares your functions with the engine's inside the model; Train trains it here.");
+    this.say(asked.problem || "Ready. Check compares your functions with the engine's inside the model; Train trains " +
+      "it here.");
+  }
+
+  /* The address's ?preset=NAME chosen when the page offers it; else GPT-2's, and a sentence naming what was asked. */
+  askedPreset() {
+    const asked = new URLSearchParams(window.location.search).get("preset");
+    if (asked === null) return {};
+    if (Object.hasOwn(this.data.presets, asked)) {
+      this.presetSelect.value = asked;
+      return {};
+    }
+    const offered = Object.keys(this.data.presets).join(", ");
+    return { problem: `The address asks for the configuration "${asked}" (?preset=${asked}), which this page does ` +
+      `not offer (it offers ${offered}): showing ${this.data.presets[this.presetSelect.value].label}.` };
+  }
+
+  /* The chosen configuration: its rows and not-called list, the settings it offers, its curve. */
+  showPreset() {
+    const preset = this.presetSelect.value;
+    const offered = this.data.presets[preset].choices;
+    ["steps", "lr", "seed"].forEach((name, i) => {
+      const select = this.selects[i];
+      for (const option of select.options) option.disabled = !offered[name].includes(Number(option.value));
+      if (select.selectedOptions[0].disabled) select.value = String(this.data.defaults[name]);
+    });
+    for (const row of [...this.rows, ...this.engineOnly]) row.hidden = !this.called(row);
+    for (const list of document.querySelectorAll(".lw-capstone__others")) list.hidden = list.dataset.preset !== preset;
+    if (this.count) this.count.dataset.total = JSON.parse(this.count.dataset.totals)[preset];
+    this.showSources();
+    this.showReference();
+  }
+
+  /* Whether the chosen configuration's model calls the row's function. */
+  called(row) {
+    return row.dataset.presets.split(" ").includes(this.presetSelect.value);
   }
 
   /* The run of the page left before, with what it showed (its content was replaced, the worker kept the model). */
@@ -81,7 +122,9 @@ class Capstone {
     this.run = previous.run;
     const kept = ["losses", "samples", "apart", "timeline", "lastCheck", "generated"];
     for (const name of kept) this[name] = previous[name];
-    const { steps, lr, seed } = this.run.settings;
+    const { steps, lr, seed, preset } = this.run.settings;
+    this.presetSelect.value = preset;
+    this.showPreset();
     this.selects.forEach((select, i) => {
       const option = [...select.options].find((o) => Number(o.value) === [steps, lr, seed][i]);
       if (option) select.value = option.value;
@@ -104,10 +147,10 @@ class Capstone {
                    && this.run.savedStep !== this.run.step);
   }
 
-  /* {exercise id: source} of the learner's functions in use. */
+  /* {exercise id: source} of the learner's functions in use by the chosen configuration's model. */
   sources() {
     const sources = {};
-    for (const row of this.rows) {
+    for (const row of this.rows.filter((each) => this.called(each))) {
       const id = row.dataset.exercise;
       const saved = loadExercise(id);
       if (saved.passed && saved.code !== null && !this.engineInstead.has(id)) sources[id] = saved.code;
@@ -128,7 +171,7 @@ class Capstone {
       row.querySelector(".lw-capstone__switch").dataset.shown = String(passed);
     }
     if (this.count) {
-      const yours = this.rows.filter((row) => row.dataset.source === "yours").length;
+      const yours = this.rows.filter((row) => this.called(row) && row.dataset.source === "yours").length;
       this.count.querySelector("strong").textContent = `${yours} of ${this.count.dataset.total}`; // same width
     }
   }
@@ -142,12 +185,13 @@ class Capstone {
 
   settings() {
     const [steps, lr, seed] = this.selects.map((select) => Number(select.value));
-    return { steps, lr, seed };
+    return { steps, lr, seed, preset: this.presetSelect.value };
   }
 
+  /* The engine's run with the chosen settings (its key as engine.capstone.reference.key spells it). */
   reference() {
-    const { steps, lr, seed } = this.settings();
-    return this.data.reference[`${steps}-${lr}-${seed}`];
+    const { steps, lr, seed, preset } = this.settings();
+    return this.data.reference[`${steps}-${lr}-${seed}${preset === "gpt2" ? "" : `-${preset}`}`];
   }
 
   /* The engine's run for the chosen settings: its curve, what to expect and its line among the samples. */
@@ -156,6 +200,7 @@ class Capstone {
     this.chart.reset(this.settings().steps, reference.train);
     for (const span of this.el.querySelectorAll(".lw-capstone__expect-steps")) span.textContent = this.settings().steps;
     this.part("expect-val").textContent = reference.val[reference.val.length - 1][1].toFixed(4);
+    this.part("expect-model").textContent = this.data.presets[this.presetSelect.value].label;
     this.part("engine-sample").querySelector("samp").textContent = oneLine(reference.sample);
   }
 
@@ -169,7 +214,7 @@ class Capstone {
     for (const name of BUTTONS) {
       this.buttons[name].disabled = !ENABLED[state].includes(name) || (name === "download" && !hasModel);
     }
-    for (const select of this.selects) select.disabled = this.busy();
+    for (const select of [...this.selects, this.presetSelect]) select.disabled = this.busy();
     for (const control of this.generateSettings) control.disabled = !ENABLED[state].includes("generate") || !hasModel;
     this.showSources();
   }
@@ -188,7 +233,7 @@ class Capstone {
     const count = Object.keys(sources).length;
     this.say(`Checking ${count} function${count === 1 ? "" : "s"} of yours inside the model…`);
     try {
-      const result = await checkAssembly(sources);
+      const result = await checkAssembly(sources, this.presetSelect.value);
       this.lastCheck = result;
       this.say(checkText(result, count));
     } catch (error) {
@@ -288,7 +333,8 @@ class Capstone {
         output.scrollTop = output.scrollHeight;
       });
       Object.assign(this.generated, result);
-      this.say(result.problem ? `Generation stopped: ${result.problem}.` : generatedText(this.generated));
+      const decodeStep = this.rows.some((row) => row.dataset.exercise === "kv-decode-step" && this.called(row));
+      this.say(result.problem ? `Generation stopped: ${result.problem}.` : generatedText(this.generated, decodeStep));
     } catch (error) {
       this.generated.problem = error.message;
       this.say(`Generation stopped: ${error.message}. Its Python was shut down; train again to generate.`);
@@ -321,10 +367,12 @@ class Capstone {
       get losses() { return capstone.losses; },
       get reference() { return capstone.reference().train; },
       get samples() { return capstone.samples; },
-      get sources() {
-        return Object.fromEntries([...capstone.engineOnly.map((row) => [row.dataset.function, "engine"]),
-          ...capstone.rows.map((row) => [row.dataset.function, row.dataset.source])]);
+      get sources() { // the functions the chosen configuration's model calls
+        const called = (rows) => rows.filter((row) => capstone.called(row));
+        return Object.fromEntries([...called(capstone.engineOnly).map((row) => [row.dataset.function, "engine"]),
+          ...called(capstone.rows).map((row) => [row.dataset.function, row.dataset.source])]);
       },
+      get preset() { return capstone.presetSelect.value; },
       get check() { return capstone.lastCheck; },
       get generated() { return capstone.generated; },
       get timeline() { return capstone.timeline; },
@@ -357,10 +405,14 @@ function checkText(result, count) {
     `in ${culprit.where}, given ${culprit.shapes}: ${culprit.problem}.`;
 }
 
-function generatedText({ text, calls, cached }) {
+/* decodeStep: whether the configuration's model calls the decode step's exercise (it is written for GPT-2's
+ * attention). */
+function generatedText({ text, calls, cached }, decodeStep) {
   const draws = calls["sample-next"] ? `your sample_next (${calls["sample-next"]} draws)` : "the engine's sampler";
+  const without = decodeStep ? "pass the decode step's exercise to use yours"
+    : "the decode step's exercise is written for GPT-2's attention";
   const cache = cached ? `, and the KV cache with your attention_step (${calls["kv-decode-step"] || 0} calls)`
-    : ", without the KV cache (pass the decode step's exercise to use yours)";
+    : `, without the KV cache (${without})`;
   return `Generated ${text.length} characters with ${draws}${cache}.`;
 }
 

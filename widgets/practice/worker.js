@@ -43,10 +43,10 @@ importScripts("../engine-loader.js"); // loadEngine, postStage, postFailure: sha
     }
   }
 
-  /* "Build your GPT" (modules.capstone: engine.capstone.session): op "check" {json: sources}, "start" {json:
-   * {sources, steps, lr, seed}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint" (the model's .npz
-   * bytes), "generate" {json: {prompt, tokens, temperature, top_k, top_p, seed}}, "more" {budgetMs} (the next
-   * characters). */
+  /* "Build your GPT" (modules.capstone: engine.capstone.session): op "check" {json: {sources, preset}}, "start"
+   * {json: {sources, steps, lr, seed, preset}}, "run" {maxSteps, budgetMs} (the next chunk of steps), "checkpoint"
+   * (the model's .npz bytes), "generate" {json: {prompt, tokens, temperature, top_k, top_p, seed}}, "more"
+   * {budgetMs} (the next characters). */
   let capstone = null;
   function capstoneRequest({ id, op, json, maxSteps, budgetMs }) {
     try {

@@ -29,37 +29,59 @@ def _cells(part_id, *cells):
     return "".join(f'<td headers="{part_id} lw-capstone-column-{i}">{cell}</td>' for i, cell in enumerate(cells))
 
 
-def _row(part_id, function, role, exercise_id, link, title):
+def _row(part_id, function, role, exercise_id, link, title, presets, shown):
+    """One function's row; ``presets``: the configurations whose model calls it, the row hidden unless ``shown`` (the
+    page's default configuration) is one of them (capstone.js shows the chosen configuration's rows)."""
+    common = f'data-function="{escape(function)}" data-presets="{escape(" ".join(presets))}"' + (
+        "" if shown in presets else " hidden")
     if exercise_id is None:
-        return (f'<tr class="lw-capstone__engine-only" data-function="{escape(function)}">'
+        return (f'<tr class="lw-capstone__engine-only" {common}>'
                 + _cells(part_id, _name(function), escape(role),
                          'the engine\'s <span class="lw-capstone__why">(no exercise writes it)</span>') + '</tr>')
-    return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" data-function="{escape(function)}">'
+    return (f'<tr class="lw-capstone__function" data-exercise="{escape(exercise_id)}" {common}>'
             + _cells(part_id, _name(function), escape(role),
                      '<span class="lw-capstone__source">the engine\'s</span> '
                      '<label class="lw-capstone__switch"><input type="checkbox" disabled> use the engine\'s</label> '
                      f'<a href="{escape(link)}">{escape(title)}</a>') + '</tr>')
 
 
-def _part(number, heading, rows):
+def _part(number, heading, rows, shown):
     part_id = f"lw-capstone-part-{number}"
-    body = "".join(_row(part_id, *row) for row in rows) or (
+    body = "".join(_row(part_id, *row, shown) for row in rows) or (
         f'<tr><td colspan="3" headers="{part_id}" class="lw-capstone__why">no exercise writes a function of this '
         'part yet: it runs inside the engine\'s own code</td></tr>')
     return (f'<tbody><tr class="lw-capstone__part"><th colspan="3" scope="colgroup" id="{part_id}">'
             f'{escape(heading)}</th></tr>{body}</tbody>')
 
 
-def functions_table(parts, engine_only):
+def functions_table(parts, engine_only, presets):
     """parts: ``[(heading, rows)]`` in the model's order, a row being (function, role in the model, exercise id or
-    None, link to the exercise, exercise title); engine_only: what stays the engine's whatever the learner writes."""
-    total = sum(len(rows) for _, rows in parts)
-    body = "".join(_part(number, heading, rows) for number, (heading, rows) in enumerate(parts))
+    None, link to the exercise, exercise title, the presets whose model calls it); engine_only: what stays the
+    engine's whatever the learner writes; presets: the configurations' names, the first shown."""
+    totals = {preset: sum(preset in row[-1] for _, rows in parts for row in rows) for preset in presets}
+    total = totals[presets[0]]
+    body = "".join(_part(number, heading, rows, presets[0]) for number, (heading, rows) in enumerate(parts))
     head = "".join(f'<th id="lw-capstone-column-{i}">{name}</th>' for i, name in enumerate(COLUMNS))
     kept = "".join(f"<li>{escape(item)}</li>" for item in engine_only)
-    return (f'<p class="lw-capstone__count" data-total="{total}"><strong>0 of {total}</strong> {COUNT_TEXT}</p>'
+    return (f'<p class="lw-capstone__count" data-total="{total}" data-totals="{escape(json.dumps(totals))}">'
+            f'<strong>0 of {total}</strong> {COUNT_TEXT}</p>'
             f'<table class="lw-capstone__functions"><thead><tr>{head}</tr></thead>{body}</table>'
             f'<p>Whatever you write, these stay the engine\'s:</p><ul class="lw-capstone__engine-kept">{kept}</ul>')
+
+
+def not_called_lists(items):
+    """{preset: the <li> items of the exercises its model does not call}: one list each, the first shown."""
+    first = next(iter(items))
+    return '<p>Exercises this model does not call, and why:</p>' + "".join(
+        f'<ul class="lw-capstone__others" data-preset="{escape(preset)}"{"" if preset == first else " hidden"}>'
+        f'{lis}</ul>' for preset, lis in items.items())
+
+
+def _preset_select(presets):
+    """The configuration's control, before Train: one option per preset, its label the option's text."""
+    options = "".join(f'<option value="{escape(name)}"{" selected" if i == 0 else ""}>{escape(preset["label"])}'
+                      '</option>' for i, (name, preset) in enumerate(presets.items()))
+    return f'<label>Configuration <select class="lw-capstone__preset" disabled>{options}</select></label>'
 
 
 def _select(name, label, values, default):
@@ -86,10 +108,12 @@ def _button(name, text):
     return f'<button type="button" class="lw-button lw-capstone__{name}" disabled>{escape(text)}</button>'
 
 
-def expectation(curve, steps, trained_loss):
-    """What good looks like, from the engine's own run with the chosen settings (the page's script rewrites the two
-    spans when they change) and, when the site has one, the fully trained model of "Inside a trained model"."""
-    text = (f'<p class="lw-capstone__expect">What to expect: after <span class="lw-capstone__expect-steps">{steps}'
+def expectation(curve, steps, model, trained_loss):
+    """What good looks like, from the engine's own run with the chosen settings and ``model`` (the label of the
+    configuration; the page's script rewrites the three spans when they change) and, when the site has one, the
+    fully trained model of "Inside a trained model"."""
+    text = (f'<p class="lw-capstone__expect">What to expect, with the model <span class="lw-capstone__expect-model">'
+            f'{escape(model)}</span>: after <span class="lw-capstone__expect-steps">{steps}'
             '</span> steps the engine\'s own run reaches a validation loss of <span class="lw-capstone__expect-val">'
             f'{curve["val"][-1][1]:.4f}</span> and writes '
             'word-shaped gibberish: spaces, capitals and letter clumps in roughly the right places, hardly a real '
@@ -111,7 +135,7 @@ def trainer_html(reference, choices, defaults, default_key, data, trained_loss=N
     ``data``: what the page's script needs besides (sample and validation intervals); ``trained_loss``: the held-out
     loss of the site's trained model, or None."""
     curve = reference[default_key]
-    controls = (_select("steps", "Steps", choices["steps"], defaults["steps"])
+    controls = (_preset_select(data["presets"]) + _select("steps", "Steps", choices["steps"], defaults["steps"])
                 + _select("lr", "Learning rate", choices["lr"], defaults["lr"])
                 + _select("seed", "Seed", choices["seed"], defaults["seed"])
                 + "".join(_button(name, text) for name, text in (("check", "Check"), ("train", "Train"),
@@ -129,7 +153,7 @@ def trainer_html(reference, choices, defaults, default_key, data, trained_loss=N
             f'<figure class="lw-capstone__figure">{chart_svg(curve["train"], defaults["steps"], label)}'
             '<figcaption><span class="lw-capstone__key lw-capstone__key--reference">the engine\'s run</span> '
             '<span class="lw-capstone__key lw-capstone__key--yours">yours</span></figcaption></figure>'
-            f'{expectation(curve, defaults["steps"], trained_loss)}'
+            f'{expectation(curve, defaults["steps"], next(iter(data["presets"].values()))["label"], trained_loss)}'
             '<p class="lw-capstone__samples-title">Lines sampled from the model (prompt '
             f'<code>{escape(json.dumps(data["prompt"]))}</code>; a line break is written /): the engine\'s, then '
             'yours, the newest first.</p>'

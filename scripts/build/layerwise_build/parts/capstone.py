@@ -83,22 +83,37 @@ def _link(exercise):
     return get_relative_url(target.url, _build["page_url"])
 
 
+def _called_by(capstone, structure):
+    """{row: [preset, ...]}: the presets whose model calls each row's function, as that row (in PRESETS' order)."""
+    found = {}
+    for preset in capstone.PRESETS:
+        for _, _, rows in structure.parts(capstone.config(preset)):
+            for item in rows:
+                found.setdefault(item, []).append(preset)
+    return found
+
+
 def _functions():
-    exercises, structure = _build["exercises"], _build["structure"]
+    capstone, exercises, structure = _build["capstone"], _build["exercises"], _build["structure"]
+    called_by = _called_by(capstone, structure)
 
     def row(item):
         if item.exercise is None:
-            return item.engine_function, item.role, None, None, None
+            return item.engine_function, item.role, None, None, None, called_by[item]
         exercise = exercises.get(item.exercise)
         return (exercise.FUNCTION, item.role, item.exercise, f"{_link(exercise)}#exercise-{item.exercise}",
-                f"exercise: {exercise.TITLE}")
+                f"exercise: {exercise.TITLE}", called_by[item])
 
     parts = [(heading, [row(item) for item in rows]) for _, heading, rows in structure.parts()]
-    others = "".join(
-        f'<li><a href="{escape(_link(exercises.get(i)))}#exercise-{i}"><code>{escape(exercises.get(i).FUNCTION)}'
-        f'</code></a>: {escape(reason)}</li>' for i, reason in _build["layers"].NOT_CALLED.items())
-    return (render.functions_table(parts, structure.ENGINE_ONLY) + '<p>Exercises this model does not call, and why:'
-            f'</p><ul class="lw-capstone__others">{others}</ul>')
+
+    def others(preset):
+        return "".join(
+            f'<li><a href="{escape(_link(exercises.get(i)))}#exercise-{i}"><code>{escape(exercises.get(i).FUNCTION)}'
+            f'</code></a>: {escape(reason)}</li>'
+            for i, reason in _build["layers"].not_called(capstone.config(preset)).items())
+
+    return render.functions_table(parts, structure.ENGINE_ONLY, list(capstone.PRESETS)) + render.not_called_lists(
+        {preset: others(preset) for preset in capstone.PRESETS})
 
 
 def _reference():
@@ -116,7 +131,10 @@ def _trainer():
     capstone = _build["capstone"]
     if "curves" not in _build:
         _build["curves"] = _reference()
+    presets = {name: {"label": capstone.PRESET_LABELS[name], "choices": capstone.choices(name)}
+               for name in capstone.PRESETS}
     data = {"choices": capstone.CHOICES, "defaults": capstone.DEFAULTS, "evalEvery": capstone.EVAL_EVERY,
-            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"], "generate": capstone.GENERATE}
+            "sampleEvery": capstone.SAMPLE_EVERY, "prompt": capstone.SAMPLE["prompt"], "generate": capstone.GENERATE,
+            "presets": presets}
     return render.trainer_html(_build["curves"], capstone.CHOICES, capstone.DEFAULTS,
                                _build["reference"].key(**capstone.DEFAULTS), data, inside_part.held_out_loss())
