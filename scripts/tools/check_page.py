@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts" / "build"))
+# The project's root first, as `python -m pytest` has it: otherwise a test folder pytest puts on the path
+# (tests/, holding tests/engine/) is found as a namespace package named engine before the editable install's engine.
+sys.path[:0] = [str(ROOT), str(ROOT / "scripts" / "build")]
 
 from layerwise_build.crosslink.fences import scan  # noqa: E402
 
