@@ -120,7 +120,7 @@ def expectation(curve, steps, model, trained_loss):
             'word. With correct functions yours matches it to round-off.')
     if trained_loss is not None:
         text += (' The model of <a href="../inside/">Inside a trained model</a>, trained much longer, reaches '
-                 f'{trained_loss:.4f} and writes lines that look like English verse.')
+                 f'{trained_loss:.4f} and writes many short real words among invented ones.')
     return text + "</p>"
 
 
