@@ -40,7 +40,7 @@ def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
     assert trained_model.model_key(tmp_path, "engine") == key
     (tmp_path / "engine" / "optim.py").write_text((REPO / "engine" / "optim.py").read_text() + "\n# changed\n")
     assert trained_model.model_key(tmp_path, "engine") != key  # imported by train.py: the weights may change
-    (tmp_path / "engine" / "data" / "sonnets.txt").write_text("another corpus\n")
+    (tmp_path / "engine" / "data" / "moby-dick.txt").write_text("another corpus\n")
     assert trained_model.model_key(tmp_path, "engine") not in (key, trained_model.model_key(REPO, "engine"))
 
 
