@@ -346,7 +346,8 @@ def test_a_sampler_that_raises_while_generating_is_named():
                                                      "seed": 0})))["ok"]
     json.loads(session.run_json(5, 60_000))
     result = generated(top_p=0.55)
-    assert result["problem"] == ("your sample_next raised ValueError: half outside the blocks, given logits (60,), rng "
+    assert result["problem"] == ("your sample_next raised ValueError: half outside the blocks, given logits "
+                                 f"({len(set(TEXT))},), rng "
                                  "(a random generator), temperature 0.8, top_k 10, top_p 0.55 while "
                                  "generating")
 

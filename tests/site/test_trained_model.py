@@ -1,5 +1,5 @@
 """Provenance of the site's trained model: it is the default configuration trained with the default settings on the
-shipped sonnets by the engine as it is now, and training again gives the same checkpoint bit for bit."""
+shipped corpus by the engine as it is now, and training again gives the same checkpoint bit for bit."""
 import hashlib
 import io
 import json
@@ -27,7 +27,7 @@ def test_the_cache_folder_is_named_by_the_current_sources():
     assert FOLDER.name == provenance["key"] == trained_model.model_key(REPO, "engine")
     assert provenance["corpus_sha256"] == hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
     assert provenance["settings"] == asdict(TrainSettings())
-    assert provenance["config"] == GPTConfig(vocab_size=60).to_dict()
+    assert provenance["config"] == GPTConfig(vocab_size=len(set(CORPUS_PATH.read_text(encoding="utf-8")))).to_dict()
 
 
 def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
