@@ -58,10 +58,9 @@ def test_training_again_gives_the_same_checkpoint_bit_for_bit(again):
         assert array.dtype == again.params[name].dtype and np.array_equal(array, again.params[name]), name
 
 
-def test_the_default_run_overfits_as_the_training_page_says(again):
-    # "Late in the run its validation loss barely moves while its training loss keeps going down"
-    steps = TrainSettings().steps
-    late = [loss for step, loss in again.history["val_loss"] if step >= steps - 600]
-    assert len(late) >= 3 and max(late) - min(late) < 0.02
+def test_the_default_run_does_not_overfit_as_the_training_page_says(again):
+    # "Its two curves fall together to the end ... the validation loss is still falling"
+    val = [loss for _, loss in again.history["val_loss"]]
+    assert len(val) >= 3 and val[-1] == min(val) and val[-1] < val[-2]
     losses = again.history["train_loss"]
-    assert np.mean(losses[-200:]) < np.mean(losses[-800:-600]) - 0.05
+    assert abs(val[-1] - np.mean(losses[-200:])) < 0.1  # the last 200 steps' mean training loss, beside it
