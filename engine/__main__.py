@@ -18,7 +18,7 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", required=True)
 
     fit = commands.add_parser("train", help="train a model on a character corpus and save a checkpoint")
-    fit.add_argument("--corpus", help="UTF-8 text file (default: the shipped public-domain sonnets)")
+    fit.add_argument("--corpus", help="UTF-8 text file (default: the shipped public-domain corpus, Moby-Dick's first chapters)")
     fit.add_argument("--out", default="checkpoints/model.npz", help="checkpoint path (default: %(default)s)")
     fit.add_argument("--steps", type=int, default=TrainSettings.steps)
     fit.add_argument("--batch-size", type=int, default=TrainSettings.batch_size)

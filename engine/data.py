@@ -9,7 +9,7 @@ import numpy as np
 
 from .errors import LayerwiseError, VocabularyError
 
-CORPUS_PATH = Path(__file__).parent / "data" / "sonnets.txt"
+CORPUS_PATH = Path(__file__).parent / "data" / "moby-dick.txt"
 
 
 def load_corpus(path=None):

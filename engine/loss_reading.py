@@ -2,8 +2,8 @@
 
 The Training page turns a loss into units a reader can picture (perplexity, bits per character), marks the two
 losses every run passes on the way down (a uniform guess, and knowing only how common each character is), and
-shows a run on a small slice of the corpus long enough to overfit. That run is cached: the build evaluates many
-inline values from it, and training it once costs a few seconds.
+shows a run on a small slice of the corpus long enough to overfit, then the default run, which does not. Both runs
+are cached: the build evaluates many inline values from them.
 """
 import math
 from collections import Counter
@@ -46,9 +46,21 @@ def overfitting_run():
     tell a turn from noise."""
     run = TrainRun(OVERFIT_CONFIG, load_corpus(), OVERFIT_SETTINGS)  # the whole corpus's vocabulary and held-out text
     run.train_ids = run.train_ids[:OVERFIT_CHARACTERS]
+    return _rows(run)
+
+
+@lru_cache(maxsize=1)
+def default_run():
+    """The rows of ``overfitting_run`` for the default run, ``GPTConfig()`` with ``TrainSettings()`` on the whole
+    corpus (``python -m engine train``; the build trains it in about half a minute)."""
+    return _rows(TrainRun(GPTConfig(), load_corpus(), TrainSettings()))
+
+
+def _rows(run):
+    """Train ``run`` to its end: ``[(step, mean training loss since the last evaluation, validation loss), ...]``."""
     while not run.done:
         train_step(run)
-    train_loss, every = run.history["train_loss"], OVERFIT_SETTINGS.eval_every
+    train_loss, every = run.history["train_loss"], run.settings.eval_every
     return tuple((step, sum(train_loss[step - every:step]) / every, val) for step, val in run.history["val_loss"])
 
 

@@ -34,7 +34,7 @@ BATCH_SIZE = 8
 EVAL_EVERY = 20  # steps between validation losses
 EVAL_BATCHES = 2
 SAMPLE_EVERY = 50  # steps between lines sampled from the model
-SAMPLE = {"prompt": "Shall I ", "tokens": 48, "temperature": 0.8, "top_k": 10}
+SAMPLE = {"prompt": "Call me ", "tokens": 48, "temperature": 0.8, "top_k": 10}
 # What the page offers (and has the engine's curves for); 1,000 steps is the longer run, a few minutes in a tab
 CHOICES = {"steps": (100, 200, 1000), "lr": (3e-3, 1e-2), "seed": (0, 1)}
 # Generate: the characters asked for and the settings offered, the first of each the default (0 turns top-k off,

@@ -16,7 +16,7 @@ from .training import KIND as TRAINING
 from .training import settings_for, short_run
 
 DRAWS = 1000  # samples behind the measured frequencies: enough to show them settle near p (about ±0.015)
-PROMPT = "Thou"
+PROMPT = "Call me"
 NEW_CHARACTERS = 80
 
 

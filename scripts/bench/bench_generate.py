@@ -16,7 +16,7 @@ from bench_engine import spread  # sets the one-BLAS-thread default before NumPy
 
 import numpy as np  # noqa: E402
 
-from engine import model  # noqa: E402
+from engine import data, model  # noqa: E402
 from engine.config import GPTConfig  # noqa: E402
 from engine.generate import generate  # noqa: E402
 
@@ -36,7 +36,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--long-context", type=int, default=256, help="seq_len of the longer configuration")
     args = parser.parse_args()
-    default = GPTConfig(vocab_size=60)  # the sonnets' vocabulary size
+    default = GPTConfig(vocab_size=len(data.build_vocab(data.load_corpus())))  # the shipped corpus's characters
     for config in (default, default.with_overrides(seq_len=args.long_context)):
         params = model.init_params(config)
         T = config.seq_len

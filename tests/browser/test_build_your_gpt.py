@@ -16,7 +16,7 @@ from test_practice import edit_widget_cell
 
 from engine import exercises
 from engine.__main__ import main
-from engine.capstone import CONFIG, DEFAULTS, PRESET_LABELS, PRESETS, config, layers, structure
+from engine.capstone import CONFIG, DEFAULTS, PRESET_LABELS, PRESETS, SAMPLE, config, layers, structure
 from engine.capstone.reference import key
 from engine.checkpoint import load_checkpoint
 from engine.examples import run
@@ -259,7 +259,7 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
     download.value.save_as(path)
     params, config, vocab, step = load_checkpoint(path)
     assert step == hook["step"] and config.vocab_size == len(vocab)
-    assert main(["talk", "--checkpoint", str(path), "--prompt", "Shall I", "--tokens", "5"]) == 0
+    assert main(["talk", "--checkpoint", str(path), "--prompt", "Call me", "--tokens", "5"]) == 0
     assert not unload_asks(page)
 
     click(page, "generate")  # the model trained so far, drawn by the sampler typed above
@@ -271,7 +271,7 @@ def test_passed_exercises_are_yours_checked_trained_with_pause_resume_and_stop_a
     norms = (2 * CONFIG.num_layers + 1) * tokens
     assert generated["calls"] == {"sample-next": tokens, "layernorm-forward": norms} and generated["cached"] is False
     assert status(page).startswith(f"Generated {tokens} characters with your sample_next ({tokens} draws)")
-    assert page.locator(".lw-capstone__generated").text_content() == "Shall I " + generated["text"]
+    assert page.locator(".lw-capstone__generated").text_content() == SAMPLE["prompt"] + generated["text"]
     assert page.evaluate("window.__shifts") == 0
 
     page.locator('.lw-capstone__function[data-exercise="layernorm-forward"] input').check()

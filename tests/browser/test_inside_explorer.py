@@ -11,6 +11,7 @@ from engine.generate import generate_text
 from engine.inside import analysis
 
 from layerwise_build.livewidgets import trained_model
+from layerwise_build.parts.inside import DEFAULT_PROMPT
 
 pytestmark = pytest.mark.browser
 PATH = "model/inside/"
@@ -55,7 +56,7 @@ def test_the_page_is_complete_without_javascript(browser, site):
     page = context.new_page()
     page.goto(site.url + PATH)
     params, config, vocab = model()
-    expected = analysis.analyse(params, config, vocab, "Shall I compare thee to a summer's day?")
+    expected = analysis.analyse(params, config, vocab, DEFAULT_PROMPT)
     assert page.locator("table.lw-heat").count() == config.num_layers * config.num_heads
     assert page.locator(".lw-inside-next tbody tr").count() == 10
     assert page.locator(".lw-inside-rms svg").count() == 1
@@ -123,9 +124,9 @@ def test_an_unknown_character_is_named_and_nothing_else_changes(live, watched):
     type_prompt(page, "Thou art")
     panels, hook = page.evaluate(PANELS), page.evaluate("window.Layerwise.explorer")
     count = answers(page)
-    page.locator("#lw-inside-prompt").press_sequentially("Q#", delay=30)  # "Thou artQ#": nothing valid to show
+    page.locator("#lw-inside-prompt").press_sequentially("&#", delay=30)  # "Thou art&#": nothing valid to show
     page.wait_for_function("document.querySelector('#lw-inside-message').textContent.includes("
-                           "\"'Q' at position 8, '#' at position 9\")")
+                           "\"'&' at position 8, '#' at position 9\")")
     assert page.evaluate(PANELS) == panels and page.evaluate("window.Layerwise.explorer") == hook
     assert answers(page) == count
     page.fill("#lw-inside-prompt", "")

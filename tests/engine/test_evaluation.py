@@ -73,7 +73,7 @@ def test_sliding_loss_gives_every_target_its_full_context(length):
         _plain_sliding_loss(params, config, ids), rel=1e-12)
 
 
-def test_the_sonnets_baselines():
+def test_the_corpus_baselines():
     text = data.load_corpus()
     vocab = data.build_vocab(text)
     train_ids, val_ids = data.split_ids(data.encode(text, vocab))

@@ -3,7 +3,7 @@ import io
 
 from engine import modern_block
 from engine.data import load_corpus
-from engine.tokenizer import train_bpe
+from engine.tokenizer import BPE_TRAINING_CHARACTERS, train_bpe
 from engine.train import train
 
 
@@ -18,7 +18,7 @@ def test_each_row_changes_what_its_switch_changes():
     assert rows["+ multi-query attention"][1] == gpt2[1] // 2 == 24  # one key/value head of two
     assert rows["+ RMSNorm"][0] == gpt2[0] - 3 * 24  # three norms lose their beta
     assert len({row[3] for row in rows.values()}) == len(rows)  # every variant trained on its own
-    N = len(train_bpe(load_corpus(), 512))
+    N = len(train_bpe(load_corpus()[:BPE_TRAINING_CHARACTERS], 512))  # merges from the first characters
     bpe = rows["+ BPE tokens (512)"]
     assert bpe[0] == gpt2[0] + 2 * 24 * (N - V) + (N - V)  # the token table, the head and its bias grow; nothing else
     assert bpe[1:3] == (gpt2[1], gpt2[2] + 24 * (N - V))  # the head scores N tokens a step: d multiply-adds each
@@ -29,7 +29,7 @@ def test_a_bpe_models_loss_is_per_character():
     config = modern_block.variant(modern_block.SWITCHES["+ BPE tokens (512)"])
     text = load_corpus()
     result = train(config.with_overrides(vocab_size=None), text, modern_block.settings(10, 0), out=io.StringIO())
-    tokenizer = train_bpe(text, 512)
+    tokenizer = train_bpe(text[:BPE_TRAINING_CHARACTERS], 512)
     held_out = tokenizer.encode(text)[int(0.9 * len(tokenizer.encode(text))):]
     per_token = result.history["val_loss"][-1][1]
     expected = per_token * len(held_out) / len(tokenizer.decode(held_out))

@@ -1,5 +1,6 @@
 """AdamW, clipping and the learning-rate schedule by hand; the character pipeline; a model overfitting one window."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -78,7 +79,11 @@ def test_split_and_shipped_corpus():
     train, val = data.split_ids(np.arange(10), 0.2)
     assert list(train) == list(range(8)) and list(val) == [8, 9]
     text = data.load_corpus()
-    assert 10_000 < len(text) < 20_000 and "Shall I compare thee to a summer's day?" in text
+    # Moby-Dick's first chapters, whole and in order (engine/data/README.md), hard-wrapped at 72 columns
+    assert 250_000 < len(text) < 300_000 and text.startswith("CHAPTER 1. Loomings.\n\nCall me Ishmael. Some years ago")
+    numbers = [int(n) for n in re.findall(r"^CHAPTER (\d+)\. ", text, flags=re.MULTILINE)]
+    assert numbers == list(range(1, len(numbers) + 1)) and text.endswith("would have soon flowered out in a smile.\n")
+    assert max(len(line) for line in text.splitlines()) <= 72
     with pytest.raises(LayerwiseError, match=r"load_corpus: cannot read /nonexistent/corpus.txt"):
         data.load_corpus("/nonexistent/corpus.txt")
 

@@ -10,7 +10,8 @@ from engine.checkpoint import load_checkpoint, save_checkpoint
 from engine.config import GPTConfig
 from engine.data import load_corpus
 from engine.errors import CheckpointError, LayerwiseError, VocabularyError
-from engine.tokenizer import BpeTokenizer, _readable, loss_per_character, split_chunks, train_bpe, vocabulary_sweep
+from engine.tokenizer import (BPE_TRAINING_CHARACTERS, BpeTokenizer, _readable, corpus_tokenizer, loss_per_character,
+                              split_chunks, train_bpe, vocabulary_for, vocabulary_sweep)
 from engine.train import TrainRun, TrainSettings, train_step
 
 
@@ -35,7 +36,7 @@ def test_merges_work_on_bytes_so_a_two_byte_character_is_one_merge():
 
 def test_round_trip_on_arbitrary_unicode():
     rng = np.random.default_rng(0)
-    tokenizer = train_bpe(load_corpus(), 400)
+    tokenizer = train_bpe(load_corpus()[:BPE_TRAINING_CHARACTERS], 400)
     planes = [(0x20, 0x7F), (0x80, 0x800), (0x800, 0xD800), (0xE000, 0x10000), (0x10000, 0x110000)]
     for _ in range(200):
         low, high = planes[rng.integers(len(planes))]
@@ -47,8 +48,10 @@ def test_round_trip_on_arbitrary_unicode():
 
 def test_the_corpus_gets_shorter_and_saving_keeps_every_token():
     text = load_corpus()
-    tokenizer = train_bpe(text, 512)
+    tokenizer = corpus_tokenizer(512)  # learned from the corpus's first characters, applied to all of it
+    assert tokenizer.merges == train_bpe(text[:BPE_TRAINING_CHARACTERS], 512).merges
     ids = tokenizer.encode(text)
+    assert len(text) > BPE_TRAINING_CHARACTERS and tokenizer.decode(ids) == text
     assert tokenizer.vocab_size == 512 and len(ids) < 0.6 * len(text.encode("utf-8"))
     loaded = BpeTokenizer.from_json(tokenizer.to_json())
     assert loaded.tokens == tokenizer.tokens and loaded.encode(text).tolist() == ids.tolist()
@@ -99,6 +102,15 @@ def test_a_model_trains_on_bpe_tokens_and_its_checkpoint_keeps_the_merges(tmp_pa
     assert main(["train", "--corpus", str(other), "--steps", "2", "--resume", str(checkpoint), "--out",
                  str(resumed)]) == 0
     assert load_checkpoint(str(resumed))[2].merges == merges.merges
+
+
+def test_a_long_text_trains_its_merges_on_its_first_characters_only():
+    head = "ab " * (BPE_TRAINING_CHARACTERS // 3)  # the pairs a-b and space-a fill the training part
+    text = head + "zzzz zzzz zzzz " * 10  # z-z occurs 60 times, but only after the training part
+    tokenizer = vocabulary_for(TINY, text)
+    merged = [a + b for a, b in tokenizer.merges]
+    assert len(head) <= BPE_TRAINING_CHARACTERS and b"zz" not in merged and b"ab" in merged
+    assert tokenizer.decode(tokenizer.encode(text)) == text
 
 
 def test_a_checkpoint_whose_merges_are_damaged_is_named(tmp_path):

@@ -26,7 +26,7 @@ def ask(**request):
     return json.loads(analysis.run_json(json.dumps({"checkpoint": CHECKPOINT, **request})))
 
 
-@pytest.mark.parametrize("prompt", ["Thou", "Shall I compare thee to a summer's day?", "a"])
+@pytest.mark.parametrize("prompt", ["Call", "Call me Ishmael. Some years ago", "a"])
 def test_attention_maps_are_the_engines_for_the_prompt(prompt):
     shown = ask(prompt=prompt)
     ids = data.encode(prompt[-CONFIG.seq_len:], VOCAB)
@@ -80,13 +80,15 @@ def test_the_residual_stream_is_the_one_the_head_reads():
 
 
 def test_prompt_messages():
-    unknown = ask(prompt="Thou Qrt #")
-    assert unknown == {"error": "Not in the model's 60 characters: 'Q' at position 5, '#' at position 9 "
+    V = len(set((REPO / "engine" / "data" / "moby-dick.txt").read_text(encoding="utf-8")))
+    assert "&" not in VOCAB and "#" not in VOCAB and len(VOCAB) == V
+    unknown = ask(prompt="Call me & #")
+    assert unknown == {"error": f"Not in the model's {V} characters: '&' at position 8, '#' at position 10 "
                                 "(positions count from 0). Nothing was recomputed."}
     assert ask(prompt="") == {"error": "The prompt is empty: type at least one character for the model to continue."}
-    long = ask(prompt="Shall I compare thee to a summer's day?")
-    assert long["prompt"] == "Shall I compare thee to a summer's day?"[-16:] and len(long["tokens"]) == 16
-    assert long["note"] == "The model reads at most 16 characters (seq_len): it uses the last 16 of your 39."
+    long = ask(prompt="Call me Ishmael. Some years ago")
+    assert long["prompt"] == "Call me Ishmael. Some years ago"[-16:] and len(long["tokens"]) == 16
+    assert long["note"] == "The model reads at most 16 characters (seq_len): it uses the last 16 of your 31."
     assert ask(prompt="ab")["note"] == ""
     assert ask(prompt="ab", temperature=0)["error"].startswith("sampling_distribution: temperature must be")
     assert ask(action="step", run=1, prompt="ab", seed=-1) == {"error": "The seed must be 0 or more, got -1."}
@@ -133,17 +135,17 @@ def test_the_metrics_table_against_a_computation_written_out_here():
     assert rows["this model"] == pytest.approx(model_loss, rel=1e-10)
     on_training_text = _plain_loss(PARAMS, CONFIG, data.encode(train_text, VOCAB))
     assert rows["this model, on its own training text"] == pytest.approx(on_training_text, rel=1e-10)
-    # the default run has memorised some of its text (the Training page says so): clearly better where it trained
-    assert on_training_text < model_loss - 0.1
+    # the default run reads its text about twice: barely better where it trained (the Inside page says "small")
+    assert model_loss - 0.05 < on_training_text < model_loss
     # a full window of context for every target can only help a trained model, and it does
     assert rows["this model, every target with a full window before it"] < model_loss
     assert rows["character frequencies (unigram)"] == pytest.approx(unigram, rel=1e-10)
-    assert rows["uniform guess, 1 / V each"] == pytest.approx(math.log(60), rel=1e-15)
+    assert rows["uniform guess, 1 / V each"] == pytest.approx(math.log(len(set(text))), rel=1e-15)
     table = panels.metrics_table(analysis.report(PARAMS, CONFIG, VOCAB))
-    for loss in (model_loss, on_training_text, unigram, math.log(60)):
+    for loss in (model_loss, on_training_text, unigram, math.log(len(set(text)))):
         assert (f"<td>{format_number(loss)}</td><td>{format_number(math.exp(loss))}</td>"
                 f"<td>{format_number(loss / math.log(2))}</td>") in table
-    assert model_loss < unigram < math.log(60)  # the trained model beats both baselines
+    assert model_loss < unigram < math.log(len(set(text)))  # the trained model beats both baselines
 
 
 def test_reader_text_is_escaped_and_blanks_are_visible():

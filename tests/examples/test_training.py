@@ -88,13 +88,13 @@ def test_the_page_claims_about_the_learning_rate(result):
     default_end = raw_values(result, "val_loss")[-1]
     # a rate ten times smaller learns far less in the same steps
     assert raw_values(run("training", {**DEFAULTS, "lr": 0.001}), "val_loss")[-1] > default_end + 0.5
-    # at the largest allowed rate, dropping the warm-up "usually" ends worse: on each of seeds 0-2 here, but for one
-    # seed by less than the default run's own spread over those seeds ("a single run is never evidence")
+    # at the largest allowed rate, the warm-up "wins for one seed and loses for another" over seeds 0-2, each
+    # difference smaller than the default run's own spread over those seeds ("a single run is never evidence")
     def last(**inputs):
         return raw_values(run("training", {**DEFAULTS, **inputs}), "val_loss")[-1]
     gaps = [last(lr=0.05, warmup_steps=0, seed=s) - last(lr=0.05, seed=s) for s in range(3)]
     defaults = [last(seed=s) for s in range(3)]
-    assert all(gap > 0 for gap in gaps) and min(gaps) < max(defaults) - min(defaults)
+    assert min(gaps) < 0 < max(gaps) and max(abs(gap) for gap in gaps) < max(defaults) - min(defaults)
 
 
 def test_the_page_claims_about_the_gradient_norm():

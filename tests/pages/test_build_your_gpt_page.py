@@ -3,6 +3,7 @@ import math
 import re
 from collections import Counter
 
+from engine.capstone import SAMPLE
 from engine.data import load_corpus
 
 from page_values import page_text, shown_after
@@ -22,6 +23,7 @@ def test_a_correct_short_run_beats_letter_frequencies_and_still_writes_letter_so
     entropy = -sum(n / len(text) * math.log(n / len(text)) for n in counts.values())
     assert unigram == f"{entropy:.2f}"
     assert float(at_end) < float(at_100) < entropy  # "already below": the model reads some context
-    words = re.findall(r"[a-z]+", sample[len("Shall I"):].lower())
+    assert sample.startswith(SAMPLE["prompt"])
+    words = re.findall(r"[a-z]+", sample[len(SAMPLE["prompt"]):].lower())
     known = set(re.findall(r"[a-z]+", text.lower()))
     assert sum(w in known for w in words) < len(words) / 2  # "mostly letter soup": most of its words are not words

@@ -14,7 +14,7 @@ SHOWN = list(VALUES.values())
 
 
 def test_vocabulary_and_initial_loss():
-    V = len(set((REPO / "engine" / "data" / "sonnets.txt").read_text(encoding="utf-8")))
+    V = len(set((REPO / "engine" / "data" / "moby-dick.txt").read_text(encoding="utf-8")))
     assert str(V) in SHOWN
     assert f"{math.log(V):.4f}" in SHOWN and f"{math.log(V):.2f}" in SHOWN
     # The model's first loss, as printed, is close to ln V: the claim the page makes about it.

@@ -39,9 +39,9 @@ def test_the_per_layer_factors_in_the_prose():
 
 
 def test_the_measured_stds_of_init_params():
-    vocab = sorted(set((REPO / "engine" / "data" / "sonnets.txt").read_text()))  # the corpus's distinct characters
-    assert len(vocab) == 60 and SHOWN["len(data.build_vocab(data.load_corpus()))"] == "60"
-    config = GPTConfig(vocab_size=60)
+    vocab = sorted(set((REPO / "engine" / "data" / "moby-dick.txt").read_text(encoding="utf-8")))  # the corpus's distinct characters
+    assert SHOWN["len(data.build_vocab(data.load_corpus()))"] == str(len(vocab))
+    config = GPTConfig(vocab_size=len(vocab))
     params = model.init_params(config)
     assert config.num_layers == 2
     assert math.isclose(float(shown(f'model.init_params(config.GPTConfig(vocab_size={CORPUS_V}))["b0.wq"]')), 0.02,
@@ -100,7 +100,8 @@ def test_the_schemes_draw_the_variances_the_page_states():
 
 def test_the_xavier_limits_table():
     shown = shown_after("layers/initialisation.md", 'With `init="xavier"` each matrix', 20)
-    for row, (n_in, n_out) in zip(range(4), [(32, 32), (32, 128), (128, 32), (32, 60)]):
+    V = len(set((REPO / "engine" / "data" / "moby-dick.txt").read_text(encoding="utf-8")))  # the head's outputs
+    for row, (n_in, n_out) in zip(range(4), [(32, 32), (32, 128), (128, 32), (32, V)]):
         fan_in, fan_out, limit, lowest, highest = shown[5 * row:5 * row + 5]
         a = math.sqrt(6 / (n_in + n_out))  # a^2 / 3 = 2 / (n_in + n_out)
         assert (fan_in, fan_out, limit) == (str(n_in), str(n_out), f"{a:.4f}")

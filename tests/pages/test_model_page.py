@@ -44,7 +44,7 @@ def test_parameter_table_shapes_and_sizes():
 
 def test_total_and_shares():
     total = by_hand(V, T, d, F, L)
-    assert V == 60 and total == 29_884  # worked by hand for the shipped corpus: 2,432 + 2 × 12,704 + 64 + 1,980
+    assert V == 78 and total == 31_054  # worked by hand for the shipped corpus: 3,008 + 2 × 12,704 + 64 + 2,574
     assert SHOWN[50:52] == [f"{total:,}", f"{total:,}"]
     assert SHOWN[52] == f"{100 * L * (2 * d * F + F + d) / total:.0f}"
     assert SHOWN[53] == f"{100 * (2 * L + 1) * 2 * d / total:.1f}"

@@ -59,7 +59,7 @@ def test_the_wheel_is_what_the_build_backend_makes_compiled_for_pyodides_python(
     assert set(bytecode) == {name + "c" for name in sources}, "one .pyc per engine module, in place of its source"
     assert not any(name.endswith(".py") for name in names)
     assert set(bytecode.values()) == {PYTHON_313_MAGIC}
-    assert "engine/data/sonnets.txt" in names  # package data, as pyproject.toml declares it
+    assert "engine/data/moby-dick.txt" in names  # package data, as pyproject.toml declares it
 
 
 def test_the_pure_wheel_is_kept_as_the_build_backend_made_it(package):

@@ -1,5 +1,5 @@
 """Provenance of the site's trained model: it is the default configuration trained with the default settings on the
-shipped sonnets by the engine as it is now, and training again gives the same checkpoint bit for bit."""
+shipped corpus by the engine as it is now, and training again gives the same checkpoint bit for bit."""
 import hashlib
 import io
 import json
@@ -27,7 +27,7 @@ def test_the_cache_folder_is_named_by_the_current_sources():
     assert FOLDER.name == provenance["key"] == trained_model.model_key(REPO, "engine")
     assert provenance["corpus_sha256"] == hashlib.sha256(CORPUS_PATH.read_bytes()).hexdigest()
     assert provenance["settings"] == asdict(TrainSettings())
-    assert provenance["config"] == GPTConfig(vocab_size=60).to_dict()
+    assert provenance["config"] == GPTConfig(vocab_size=len(set(CORPUS_PATH.read_text(encoding="utf-8")))).to_dict()
 
 
 def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
@@ -40,7 +40,7 @@ def test_the_key_follows_the_training_code_and_not_the_rest(tmp_path):
     assert trained_model.model_key(tmp_path, "engine") == key
     (tmp_path / "engine" / "optim.py").write_text((REPO / "engine" / "optim.py").read_text() + "\n# changed\n")
     assert trained_model.model_key(tmp_path, "engine") != key  # imported by train.py: the weights may change
-    (tmp_path / "engine" / "data" / "sonnets.txt").write_text("another corpus\n")
+    (tmp_path / "engine" / "data" / "moby-dick.txt").write_text("another corpus\n")
     assert trained_model.model_key(tmp_path, "engine") not in (key, trained_model.model_key(REPO, "engine"))
 
 
@@ -58,10 +58,9 @@ def test_training_again_gives_the_same_checkpoint_bit_for_bit(again):
         assert array.dtype == again.params[name].dtype and np.array_equal(array, again.params[name]), name
 
 
-def test_the_default_run_overfits_as_the_training_page_says(again):
-    # "Late in the run its validation loss barely moves while its training loss keeps going down"
-    steps = TrainSettings().steps
-    late = [loss for step, loss in again.history["val_loss"] if step >= steps - 600]
-    assert len(late) >= 3 and max(late) - min(late) < 0.02
+def test_the_default_run_does_not_overfit_as_the_training_page_says(again):
+    # "Its two curves fall together to the end ... the validation loss is still falling"
+    val = [loss for _, loss in again.history["val_loss"]]
+    assert len(val) >= 3 and val[-1] == min(val) and val[-1] < val[-2]
     losses = again.history["train_loss"]
-    assert np.mean(losses[-200:]) < np.mean(losses[-800:-600]) - 0.05
+    assert abs(val[-1] - np.mean(losses[-200:])) < 0.1  # the last 200 steps' mean training loss, beside it

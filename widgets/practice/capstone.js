@@ -353,7 +353,7 @@ class Capstone {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
       this.run.savedStep = this.run.step;
-      this.say("Saved your-gpt.npz: python -m engine talk --checkpoint your-gpt.npz --prompt \"Shall I\"");
+      this.say("Saved your-gpt.npz: python -m engine talk --checkpoint your-gpt.npz --prompt \"Call me\"");
     } catch (error) {
       this.say(`The model could not be saved: ${error.message}.`);
     }

@@ -116,11 +116,11 @@ def expectation(curve, steps, model, trained_loss):
             f'{escape(model)}</span>: after <span class="lw-capstone__expect-steps">{steps}'
             '</span> steps the engine\'s own run reaches a validation loss of <span class="lw-capstone__expect-val">'
             f'{curve["val"][-1][1]:.4f}</span> and writes '
-            'word-shaped gibberish: spaces, capitals and letter clumps in roughly the right places, hardly a real '
-            'word. With correct functions yours matches it to round-off.')
+            'word-shaped gibberish: spaces, capitals and letter clumps in roughly the right places, few real '
+            'words. With correct functions yours matches it to round-off.')
     if trained_loss is not None:
         text += (' The model of <a href="../inside/">Inside a trained model</a>, trained much longer, reaches '
-                 f'{trained_loss:.4f} and writes lines that look like English verse.')
+                 f'{trained_loss:.4f} and writes many short real words among invented ones.')
     return text + "</p>"
 
 

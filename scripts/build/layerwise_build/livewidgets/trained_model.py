@@ -1,5 +1,5 @@
 """The trained model the site ships: the default GPTConfig trained by the engine (the plugin's ``package``: its
-``train``, ``config``, ``data`` and ``checkpoint`` modules) on the shipped sonnets with the default TrainSettings,
+``train``, ``config``, ``data`` and ``checkpoint`` modules) on the shipped corpus with the default TrainSettings,
 made at build time and kept in ``.cache/layerwise-model/<key>/`` by a hash of the package's training modules and
 its data, so ``mkdocs serve`` and every build after the first reuse it (training costs ~20-40 s).
 

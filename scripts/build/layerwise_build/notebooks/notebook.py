@@ -31,7 +31,7 @@ DERIVED_SIZES = {
     "B": "settings.batch_size",
     "V": "len(data.build_vocab(data.load_corpus()))",
 }
-V_COMMENT = "the page leaves V a letter, since it depends on the corpus; here: the sonnets shipped with the engine"
+V_COMMENT = "the page leaves V a letter, since it depends on the corpus; here: the Moby-Dick chapters shipped with the engine"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from . import widgets as widgets_part
 
 ASSETS = "assets/layerwise"
 BROWSER_FILES = ("inside.js", "inside.css")
-DEFAULT_PROMPT = "Shall I compare thee to a summer's day?"  # sonnet 18's first line
+DEFAULT_PROMPT = "Call me Ishmael. Some years ago"  # Moby-Dick's first words, longer than seq_len
 NEW_CHARACTERS = 40  # what Generate adds
 PANELS = ("controls", "tokens", "attention", "rms", "next", "generate", "metrics")
 LOG = logging.getLogger("mkdocs.hooks.inside")
