@@ -1,7 +1,6 @@
 """AdamW, clipping and the learning-rate schedule by hand; the character pipeline; a model overfitting one window."""
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -101,11 +100,3 @@ def test_the_model_overfits_one_window():
         optim.adamw_step(params, grads, state, lr=1e-2, weight_decay=0.0)
     assert first == pytest.approx(math.log(8), abs=0.05)
     assert model.evaluate_loss(params, x, y, config) < 0.05
-
-
-def test_the_corpus_readme_states_the_files_true_size_and_alphabet():
-    readme = (Path(data.CORPUS_PATH).parent / "README.md").read_text(encoding="utf-8")
-    text = data.load_corpus()
-    assert f"{len(text):,} characters, {len(set(text))} of them" in readme
-    assert text.startswith("CHAPTER 1. Loomings.") and "CHAPTER 28. Ahab." in text and "CHAPTER 29." not in text
-    assert {ch for ch in text if not ch.isascii()} == {"—"}  # "The em dash is the only character outside ASCII."

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from engine.data import load_corpus
 
 ENGINE_DIR = Path(engine.__file__).parent
 NOT_IN_A_BROWSER = {"multiprocessing", "threading", "subprocess", "concurrent", "socket"}
@@ -57,3 +58,12 @@ def test_every_module_and_subpackage_is_reachable_lazily_after_import_engine():
 def test_an_unknown_or_private_name_is_an_attribute_error(name):
     with pytest.raises(AttributeError, match=f"has no attribute '{name}'"):
         getattr(engine, name)
+
+
+def test_the_corpus_readme_states_the_files_true_size_and_alphabet():
+    # here, not beside the data's tests: the README is not in the wheel the Pyodide run of tests/engine installs
+    readme = (Path(engine.__file__).parent / "data" / "README.md").read_text(encoding="utf-8")
+    text = load_corpus()
+    assert f"{len(text):,} characters, {len(set(text))} of them" in readme
+    assert text.startswith("CHAPTER 1. Loomings.") and "CHAPTER 28. Ahab." in text and "CHAPTER 29." not in text
+    assert {ch for ch in text if not ch.isascii()} == {"—"}  # "The em dash is the only character outside ASCII."
